@@ -1,0 +1,43 @@
+"""The rules of the Campaign Outreach Service's REST interface, for servers and SDKs alike.
+
+A server answers a create request with::
+
+    result = validate_create(body, directory=records)
+    if not result.ok:
+        return result.status, result.envelope()
+
+and an SDK checks the same body offline, before sending it, with `validate_create(body)`.
+"""
+
+from __future__ import annotations
+
+from campaign_rules._catalogue import RuleInfo, catalogue
+from campaign_rules._convert import to_wire
+from campaign_rules._directory import Directory
+from campaign_rules._enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+from campaign_rules._results import CreateResult, UpdateResult
+from campaign_rules._validate import validate_create, validate_update
+from campaign_rules._violations import Violation
+
+__all__ = [
+    "CampaignCreate",
+    "CampaignStatus",
+    "CreateResult",
+    "CyclesConfig",
+    "CyclesMode",
+    "DayWindow",
+    "Directory",
+    "ErrorKey",
+    "IntegrationType",
+    "RuleInfo",
+    "Schedule",
+    "UpdateResult",
+    "Violation",
+    "catalogue",
+    "to_wire",
+    "validate_create",
+    "validate_update",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,67 @@
+"""The rule catalogue, generated from the rule table (`docs/rules.md`, `campaign-rules rules`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from campaign_rules._enums import ErrorKey
+from campaign_rules._results import STATUS_OF_KEY
+from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES, Rule
+
+__all__ = ["RuleInfo", "catalogue", "render_markdown"]
+
+
+@attrs.frozen
+class RuleInfo:
+    """One row of the catalogue: a rule as an auditor reads it."""
+
+    id: str
+    key: ErrorKey
+    status: int
+    source: str
+    summary: str
+    stage: str
+
+
+def catalogue() -> tuple[RuleInfo, ...]:
+    """Every rule, in the order they run: offline creation rules, look-ups, then update rules."""
+    stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
+        ("create", CREATE_RULES),
+        ("lookup", LOOKUP_RULES),
+        ("update", UPDATE_RULES),
+    )
+    return tuple(
+        RuleInfo(rule.id, rule.key, STATUS_OF_KEY[rule.key], rule.source, rule.summary, stage)
+        for stage, rules in stages
+        for rule in rules
+    )
+
+
+_HEADER = """\
+# Rule catalogue
+
+Generated from `src/campaign_rules/rules/table.py` by `campaign-rules rules`; a test fails
+when this page is stale. Stages: `create` rules run offline on every creation payload and on
+every merged update; `lookup` rules run when a `Directory` is given; `update` rules run on the
+change itself. Sources: "spec N" is a section of the service spec, "D-..." an entry of
+[decisions.md](decisions.md).
+
+| rule | stage | key | status | source | requires |
+|---|---|---|---|---|---|
+"""
+
+
+def render_markdown() -> str:
+    """The catalogue as the Markdown page `docs/rules.md`."""
+    rows = (
+        f"| `{info.id}` | {info.stage} | `{info.key.value}` | {info.status} | {info.source} "
+        f"| {_escape_cell(info.summary)} |\n"
+        for info in catalogue()
+    )
+    return _HEADER + "".join(rows)
+
+
+def _escape_cell(text: str) -> str:
+    return text.replace("|", "\\|")

@@ -1,0 +1,113 @@
+"""The one cattrs converter: validated wire JSON into value objects, value objects into wire JSON.
+
+This is the only module that knows wire names (`startTime`) and wire formats (`"09:00"`,
+`"2026-03-01"`). It structures only payloads that passed every rule, reading them through
+`campaign_rules._json`, so a hostile subclass among the values runs no code of its own here
+either.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from campaign_rules._document import Document
+from campaign_rules._enums import CyclesMode, IntegrationType
+from campaign_rules._formats import parse_date, parse_time
+from campaign_rules._json import as_boolean, as_integer, as_string, read_list, read_object
+from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+
+__all__ = ["structure_campaign", "to_wire"]
+
+T = TypeVar("T")
+
+_WIRE_NAMES: Final = {"start_time": "startTime", "stop_time": "stopTime"}
+_TIME_FORMAT: Final = "%H:%M"
+
+
+def _validated(reader: Callable[[object], T | None]) -> Callable[[object, Any], T]:
+    """A structure hook that reads a leaf already checked by the rules."""
+
+    def hook(value: object, _: Any) -> T:
+        result = reader(value)
+        if result is None:  # the rules let no such value through: a bug, not bad input
+            raise TypeError(f"unvalidated {type(value).__name__} reached the converter")
+        return result
+
+    return hook
+
+
+def _is_string_tuple(type_: Any) -> bool:
+    return bool(type_ == tuple[str, ...])
+
+
+def _make_converter() -> cattrs.Converter:
+    converter = cattrs.Converter()
+    converter.register_structure_hook(str, _validated(as_string))
+    converter.register_structure_hook(int, _validated(as_integer))
+    converter.register_structure_hook(bool, _validated(as_boolean))
+    converter.register_structure_hook(
+        datetime.time, _validated(lambda v: parse_time(as_string(v) or ""))
+    )
+    converter.register_structure_hook(
+        datetime.date, _validated(lambda v: parse_date(as_string(v) or ""))
+    )
+    string = _validated(as_string)
+    converter.register_structure_hook_func(
+        _is_string_tuple, lambda v, _: tuple(string(item, str) for item in read_list(v) or ())
+    )
+    for enum_type in (IntegrationType, CyclesMode):
+        converter.register_structure_hook(enum_type, lambda v, t: t(as_string(v)))
+        converter.register_unstructure_hook(enum_type, lambda member: member.value)
+    converter.register_unstructure_hook(datetime.time, lambda t: t.strftime(_TIME_FORMAT))
+    converter.register_unstructure_hook(datetime.date, datetime.date.isoformat)
+    converter.register_unstructure_hook_func(_is_string_tuple, list)
+
+    for cls in (DayWindow, Schedule, CyclesConfig, CampaignCreate):
+        renames = {
+            field.name: override(rename=_WIRE_NAMES[field.name])
+            for field in cls.__attrs_attrs__
+            if field.name in _WIRE_NAMES
+        }
+        structure = make_dict_structure_fn(cls, converter, **renames)  # type: ignore[arg-type]
+        converter.register_structure_hook(
+            cls, lambda value, cls_, fn=structure: fn(read_object(value) or {}, cls_)
+        )
+        # An optional member that is absent (None, or an empty filter list) is left out.
+        omitted = {
+            field.name: override(omit_if_default=True, rename=_WIRE_NAMES.get(field.name))
+            for field in cls.__attrs_attrs__
+            if field.default is None or field.default == ()
+        }
+        converter.register_unstructure_hook(
+            cls,
+            make_dict_unstructure_fn(cls, converter, **{**renames, **omitted}),  # type: ignore[arg-type]
+        )
+    return converter
+
+
+_converter: Final = _make_converter()
+
+
+def structure_campaign(doc: Document) -> CampaignCreate:
+    """The campaign of a payload that broke no rule, with its defaults applied.
+
+    A cycles block not enabled is left out (spec 2.4 rule 2: it is ignored), and `agent_id`
+    is put in lower case (D-agent-id).
+    """
+    members = dict(doc.root)
+    if not doc.cycles_enabled:
+        members.pop("cycles", None)
+    if doc.agent_id is not None:
+        members["agent_id"] = doc.agent_id
+    return _converter.structure(members, CampaignCreate)
+
+
+def to_wire(value: CampaignCreate) -> dict[str, Any]:
+    """The wire JSON of a campaign: what `validate_create` reads back as the same value."""
+    wire: dict[str, Any] = _converter.unstructure(value)
+    return wire

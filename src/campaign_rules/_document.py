@@ -1,0 +1,185 @@
+"""One reading of a creation payload, shared by every rule.
+
+The payload is read once, here: which objects are in force (the cycles block only when
+enabled, the cycles schedule only outside `cooldown` mode), what each holds, and the
+server's answers to the look-ups, each asked at most once.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+from campaign_rules._directory import Directory
+from campaign_rules._enums import CyclesMode, IntegrationType
+from campaign_rules._formats import is_uuid_v4
+from campaign_rules._json import as_string, is_object, member_path, read_list, read_object
+from campaign_rules._limits import SCHEDULE_ONLY_CYCLES_FIELDS, WEEKDAYS
+from campaign_rules._shape import (
+    CAMPAIGN_MEMBERS,
+    CYCLES_MEMBERS,
+    REQUIRED_CAMPAIGN_MEMBERS,
+    REQUIRED_WINDOW_MEMBERS,
+    SCHEDULE_MEMBERS,
+    WINDOW_MEMBERS,
+    MemberTypes,
+)
+
+__all__ = ["Document", "Site"]
+
+_CHANNELS = {channel.value: channel for channel in IntegrationType}
+_ENABLED_ONLY: MemberTypes = {"enabled": CYCLES_MEMBERS["enabled"]}
+
+
+class Site(NamedTuple):
+    """An object of the payload whose shape is checked: where, what, and against what shape.
+
+    `closed`: whether members outside `members` are refused. `left_to_others`: members whose
+    JSON type another rule owns.
+    """
+
+    path: str | None
+    raw: object
+    members: MemberTypes
+    required: tuple[str, ...] = ()
+    closed: bool = True
+    left_to_others: tuple[str, ...] = ()
+
+
+class Document:
+    """A creation payload as the rules see it. `root` is `None` when it cannot be read."""
+
+    def __init__(self, payload: object, directory: Directory | None = None) -> None:
+        self.payload = payload
+        self.directory = directory
+        root = read_object(payload)
+        self.readable = root is not None
+        self.root: dict[str, object] = root if root is not None else {}
+
+    def string(self, name: str) -> str | None:
+        """The payload's member `name` when it is a string."""
+        return as_string(self.root.get(name))
+
+    @functools.cached_property
+    def channel(self) -> IntegrationType | None:
+        """The `integration_type` when it is a supported one."""
+        return _CHANNELS.get(self.string("integration_type") or "")
+
+    @functools.cached_property
+    def agent_id(self) -> str | None:
+        """The `agent_id` in lower case when it is a well-formed UUID v4."""
+        text = self.string("agent_id")
+        return text.lower() if text is not None and is_uuid_v4(text) else None
+
+    @functools.cached_property
+    def integration_id(self) -> str | None:
+        """The `integration_id` when it is a non-empty string."""
+        return self.string("integration_id") or None
+
+    @functools.cached_property
+    def cycles(self) -> dict[str, object] | None:
+        """The cycles block when it is a readable object, enabled or not."""
+        return read_object(self.root.get("cycles"))
+
+    @functools.cached_property
+    def cycles_enabled(self) -> bool:
+        """Whether the cycles block is an object whose `enabled` is `true` (spec 2.4 rule 2)."""
+        return self.cycles is not None and self.cycles.get("enabled") is True
+
+    @functools.cached_property
+    def cycles_mode(self) -> str | None:
+        """The `mode` of an enabled cycles block when it is a string, known or not."""
+        return as_string(self.cycles.get("mode")) if self.cycles_enabled and self.cycles else None
+
+    @property
+    def in_cooldown_mode(self) -> bool:
+        """Whether the cycles block is enabled in `cooldown` mode."""
+        return self.cycles_mode == CyclesMode.COOLDOWN
+
+    @functools.cached_property
+    def schedules(self) -> tuple[tuple[str, dict[str, object]], ...]:
+        """The readable Schedule objects in force, with their paths."""
+        found = []
+        scheduling = read_object(self.root.get("scheduling"))
+        if scheduling is not None:
+            found.append(("scheduling", scheduling))
+        if self.cycles_enabled and self.cycles and not self.in_cooldown_mode:
+            schedule = read_object(self.cycles.get("schedule"))
+            if schedule is not None:
+                found.append(("cycles.schedule", schedule))
+        return tuple(found)
+
+    @functools.cached_property
+    def windows(self) -> tuple[tuple[str, dict[str, object]], ...]:
+        """The readable weekday windows of the schedules in force, with their paths."""
+        return tuple(
+            (member_path(path, day), window)
+            for path, schedule in self.schedules
+            for day in WEEKDAYS
+            if (window := read_object(schedule.get(day))) is not None
+        )
+
+    @functools.cached_property
+    def sites(self) -> tuple[Site, ...]:
+        """Every object in force whose members are checked, root first, in document order.
+
+        Only members that are JSON objects are sites; the parent's type check reports others.
+        """
+        if not is_object(self.payload):
+            return ()
+        sites = [Site(None, self.payload, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)]
+        sites += _schedule_sites("scheduling", self.root.get("scheduling"))
+        raw_cycles = self.root.get("cycles")
+        if not is_object(raw_cycles):
+            return tuple(sites)
+        if not self.cycles_enabled:
+            # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
+            sites.append(Site("cycles", raw_cycles, _ENABLED_ONLY, closed=False))
+        elif self.in_cooldown_mode:
+            # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns the schedule fields.
+            sites.append(
+                Site(
+                    "cycles", raw_cycles, CYCLES_MEMBERS, left_to_others=SCHEDULE_ONLY_CYCLES_FIELDS
+                )
+            )
+        else:
+            sites.append(Site("cycles", raw_cycles, CYCLES_MEMBERS))
+            sites += _schedule_sites(
+                "cycles.schedule", self.cycles.get("schedule") if self.cycles else None
+            )
+        return tuple(sites)
+
+    def filter_list(self, name: str) -> list[object] | None:
+        """The readable array `cycles.<name>` of an enabled block, however long."""
+        if not self.cycles_enabled or self.cycles is None:
+            return None
+        return read_list(self.cycles.get(name))
+
+    # The server's answers, each asked once however many rules need it.
+
+    @functools.cached_property
+    def agent_found(self) -> bool:
+        """Whether the directory knows the well-formed `agent_id`."""
+        return bool(self.directory and self.agent_id and self.directory.agent_exists(self.agent_id))
+
+    @functools.cached_property
+    def integration_type_found(self) -> str | None:
+        """The type of the agent's integration, when the agent exists and the id is well-formed."""
+        if not (self.directory and self.agent_found and self.agent_id and self.integration_id):
+            return None
+        return self.directory.integration_type(self.agent_id, self.integration_id)
+
+
+def _schedule_sites(path: str, raw: object) -> list[Site]:
+    """The sites of a Schedule object and of its weekday windows."""
+    if not is_object(raw):
+        return []
+    sites = [Site(path, raw, SCHEDULE_MEMBERS)]
+    schedule = read_object(raw)
+    if schedule is not None:
+        sites += [
+            Site(member_path(path, day), window, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
+            for day in WEEKDAYS
+            if is_object(window := schedule.get(day))
+        ]
+    return sites

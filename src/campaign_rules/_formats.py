@@ -1,0 +1,77 @@
+"""The string formats of the creation input, as plain predicates and parsers.
+
+Each checks the length first, so a huge string costs no more than a short one, and accepts
+ASCII digits only (`str.isdigit` also takes "٠٩"). No regular expression runs on the hot path.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Final
+
+from campaign_rules._limits import WHITESPACE
+
+__all__ = ["is_blank", "is_uuid_v4", "parse_date", "parse_time"]
+
+_HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
+_ASCII_DIGITS: Final = frozenset("0123456789")
+_UUID_LENGTH: Final = 36
+_UUID_DASHES: Final = (8, 13, 18, 23)
+_UUID_VERSION_AT: Final = 14
+_UUID_VARIANT_AT: Final = 19
+_UUID_V4_VARIANTS: Final = frozenset("89abAB")
+
+
+def is_uuid_v4(text: str) -> bool:
+    """Whether `text` is a version 4 UUID of the RFC 9562 variant, in 8-4-4-4-12 form.
+
+    Either case of hex digit is taken (RFC 9562 section 4: case-insensitive on input);
+    braces, `urn:uuid:` and the 32-digit form without dashes are not (D-agent-id).
+    """
+    if len(text) != _UUID_LENGTH:
+        return False
+    for index, char in enumerate(text):
+        if index in _UUID_DASHES:
+            if char != "-":
+                return False
+        elif char not in _HEX_DIGITS:
+            return False
+    return text[_UUID_VERSION_AT] == "4" and text[_UUID_VARIANT_AT] in _UUID_V4_VARIANTS
+
+
+def parse_time(text: str) -> datetime.time | None:
+    """The time of day of a 24-hour `HH:MM` string, 00:00 to 23:59, else `None` (D-time-format)."""
+    if len(text) != len("HH:MM") or text[2] != ":":
+        return None
+    hours, minutes = text[:2], text[3:]
+    if not _is_ascii_number(hours) or not _is_ascii_number(minutes):
+        return None
+    hour, minute = int(hours), int(minutes)
+    if hour > 23 or minute > 59:
+        return None
+    return datetime.time(hour, minute)
+
+
+def parse_date(text: str) -> datetime.date | None:
+    """The calendar date of an ISO 8601 `YYYY-MM-DD` string, else `None` (D-cycle-dates).
+
+    The date must exist: 2025-02-29 does not; year 0000 does not either.
+    """
+    if len(text) != len("YYYY-MM-DD") or text[4] != "-" or text[7] != "-":
+        return None
+    year, month, day = text[:4], text[5:7], text[8:]
+    if not (_is_ascii_number(year) and _is_ascii_number(month) and _is_ascii_number(day)):
+        return None
+    try:
+        return datetime.date(int(year), int(month), int(day))
+    except ValueError:  # month 13, day 31 of a 30-day month, year 0
+        return None
+
+
+def is_blank(text: str) -> bool:
+    """Whether `text` has no character but white space (D-blank-name)."""
+    return not text.strip(WHITESPACE)
+
+
+def _is_ascii_number(text: str) -> bool:
+    return bool(text) and all(char in _ASCII_DIGITS for char in text)

@@ -1,0 +1,148 @@
+"""Reading decoded JSON without trusting it.
+
+A payload is whatever the caller's JSON decoder (or the caller) produced. These readers look
+at a value's exact type and read it through the built-in types' own methods, so no method a
+subclass overrides (`__eq__`, `__hash__`, `__len__`, `__iter__`, `__getitem__`, `__str__`)
+ever runs, and nothing here raises. Each reader answers with a plain built-in value, or with
+`None` when the value is not of the JSON type asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Final
+
+from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
+
+__all__ = [
+    "JSON_TYPE_NAMES",
+    "as_boolean",
+    "as_integer",
+    "as_string",
+    "is_object",
+    "is_oversized_object",
+    "item_path",
+    "json_type",
+    "member_path",
+    "read_list",
+    "read_object",
+]
+
+# The JSON type names used in messages and in the shape tables.
+JSON_TYPE_NAMES: Final = ("string", "integer", "number", "boolean", "null", "array", "object")
+
+
+def json_type(value: object) -> str:
+    """Name the JSON type of `value`, or "unsupported" for a Python value JSON cannot hold.
+
+    An integral float such as `1.0` is an "integer", as in JSON Schema (D-integral-floats).
+    """
+    cls = type(value)
+    # `issubclass` on the exact type object runs no code of the value's own.
+    if cls is bool:
+        return "boolean"
+    if cls is str or issubclass(cls, str):
+        return "string"
+    if cls is int or issubclass(cls, int):
+        return "integer"
+    if cls is float or issubclass(cls, float):
+        return "integer" if _is_integral(float.__float__(value)) else "number"  # type: ignore[arg-type]
+    if value is None:
+        return "null"
+    if cls is list or issubclass(cls, list):
+        return "array"
+    if cls is dict or issubclass(cls, dict):
+        return "object"
+    return "unsupported"
+
+
+def _is_integral(number: float) -> bool:
+    return math.isfinite(number) and number.is_integer()
+
+
+def as_string(value: object) -> str | None:
+    """The value as a plain `str` when it is a JSON string, else `None`."""
+    cls = type(value)
+    if cls is str:
+        return value  # type: ignore[return-value]
+    if issubclass(cls, str):
+        # str.__str__ of a subclass instance copies the characters; no override runs.
+        return str.__str__(value)
+    return None
+
+
+def as_integer(value: object) -> int | None:
+    """The value as a plain `int` when it is a JSON integer, else `None`.
+
+    `True` and `False` are booleans, not integers. An integral float (`3.0`) is the integer 3
+    (D-integral-floats); `3.5`, `NaN` and the infinities are not integers.
+    """
+    cls = type(value)
+    if cls is int:
+        return value  # type: ignore[return-value]
+    if cls is bool:
+        return None
+    if issubclass(cls, int):
+        return int.__int__(value)  # type: ignore[arg-type]
+    if cls is float or issubclass(cls, float):
+        number = float.__float__(value)  # type: ignore[arg-type]
+        return int(number) if _is_integral(number) else None
+    return None
+
+
+def as_boolean(value: object) -> bool | None:
+    """The value when it is `True` or `False`, else `None`."""
+    return value if type(value) is bool else None
+
+
+def read_list(value: object) -> list[object] | None:
+    """The value as a plain `list` when it is a JSON array, else `None`."""
+    cls = type(value)
+    if cls is list:
+        return value  # type: ignore[return-value]
+    if issubclass(cls, list):
+        return list.copy(value)  # type: ignore[arg-type]
+    return None
+
+
+def is_object(value: object) -> bool:
+    """Whether `value` is a JSON object (a `dict`, however large)."""
+    return issubclass(type(value), dict)
+
+
+def is_oversized_object(value: object) -> bool:
+    """Whether `value` is a JSON object with more members than any campaign object holds."""
+    return issubclass(type(value), dict) and dict.__len__(value) > OBJECT_MAX_MEMBERS  # type: ignore[arg-type]
+
+
+def read_object(value: object) -> dict[str, object] | None:
+    """The value's string-named members as a plain `dict`, when it is a readable JSON object.
+
+    `None` when the value is not an object, or is an object too large to read
+    (D-hostile-input). Members whose names are not strings are left out: the
+    `payload.known_members_only` rule reports them.
+    """
+    cls = type(value)
+    if not issubclass(cls, dict) or is_oversized_object(value):
+        return None
+    items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
+    if cls is dict and all(type(name) is str for name, _ in items):
+        return value  # type: ignore[return-value]
+    return {
+        str.__str__(name): member
+        for name, member in items
+        if issubclass(type(name), str)
+    }
+
+
+def member_path(parent: str | None, name: str) -> str:
+    """The field path of member `name` of the object at `parent` (`None`: the payload)."""
+    if len(name) > FIELD_PATH_MAX_LENGTH:
+        name = name[:FIELD_PATH_MAX_LENGTH] + "…"
+    return name if parent is None else f"{parent}.{name}"
+
+
+def item_path(parent: str, index: int) -> str:
+    """The field path of item `index` of the array at `parent`."""
+    return f"{parent}[{index}]"

@@ -1,0 +1,43 @@
+"""JSON Merge Patch (RFC 7396) of the campaign creation fields, without deep recursion.
+
+RFC 7396 descends into every object of a patch. This merge descends only where the creation
+input has objects (the schedules, their windows, the cycles block), at most three levels, and
+takes any other patch value as it is: a hostile patch, however deep or self-referencing, costs
+no more than a flat one. The rules cannot tell the difference, because RFC 7396 would only
+remove `null` members from inside a value that the rules refuse whole anyway (an object where a
+string belongs, or an unknown member). Neither input is changed; the result is new.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from campaign_rules._json import read_object
+from campaign_rules._limits import WEEKDAYS
+
+__all__ = ["merge_patch"]
+
+# Where the creation input has objects: each name maps to the objects inside it.
+_Tree = dict[str, "_Tree"]
+_SCHEDULE: Final[_Tree] = {day: {} for day in WEEKDAYS}
+_CAMPAIGN: Final[_Tree] = {"scheduling": _SCHEDULE, "cycles": {"schedule": _SCHEDULE}}
+
+
+def merge_patch(target: object, patch: object) -> object:
+    """The campaign wire JSON `target` with the merge patch `patch` applied."""
+    return _merge(target, patch, _CAMPAIGN)
+
+
+def _merge(target: object, patch: object, tree: _Tree) -> object:
+    members = read_object(patch)
+    if members is None:
+        return patch  # RFC 7396: a patch that is not an object replaces the target
+    result = dict(read_object(target) or {})
+    for name, value in members.items():
+        if value is None:
+            result.pop(name, None)
+        elif name in tree:
+            result[name] = _merge(result.get(name), value, tree[name])
+        else:
+            result[name] = value
+    return result

@@ -1,0 +1,168 @@
+"""Rules on the cycles block (spec 2.4).
+
+Spec 2.4 rule 2: a block whose `enabled` is `false` or omitted is ignored, so every rule here
+but the JSON type of `enabled` itself (`payload.members_have_json_types`) looks only at an
+enabled block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from campaign_rules._document import Document
+from campaign_rules._enums import CyclesMode, IntegrationType
+from campaign_rules._formats import parse_date
+from campaign_rules._json import as_string, item_path, member_path
+from campaign_rules._limits import (
+    COOLDOWN_MINUTES,
+    FILTER_LIST_MAX_ITEMS,
+    MAX_ITERATIONS,
+    SCHEDULE_ONLY_CYCLES_FIELDS,
+)
+from campaign_rules._violations import Finding
+from campaign_rules.rules._common import integer_outside
+
+__all__ = [
+    "cooldown_minutes_within_bounds",
+    "cooldown_mode_has_no_schedule",
+    "dates_are_iso",
+    "enabled_only_on_phone_call",
+    "filter_items_are_non_empty_strings",
+    "filter_items_are_unique",
+    "filter_lists_within_max_items",
+    "max_iterations_within_bounds",
+    "mode_is_known",
+    "required_when_enabled",
+    "start_date_not_after_end_date",
+]
+
+_FILTER_LISTS = ("filter_statuses", "filter_tags")
+_DATES = ("schedule_start_date", "schedule_end_date")
+_MODE_VALUES = frozenset(mode.value for mode in CyclesMode)
+_MODES = ", ".join(mode.value for mode in CyclesMode)
+# D-cycles-required: what an enabled block must hold, by mode.
+_REQUIRED_ALWAYS = ("mode", "max_iterations")
+_REQUIRED_IN_MODE = {CyclesMode.COOLDOWN: "cooldown_minutes", CyclesMode.SCHEDULED: "schedule"}
+
+
+def enabled_only_on_phone_call(doc: Document) -> Iterator[Finding]:
+    """Cycles are enabled only on `phone_call` campaigns (spec 2.1, api-contract)."""
+    if doc.cycles_enabled and doc.channel is IntegrationType.WHATSAPP:
+        yield Finding("cycles", "cycles can be enabled on phone_call campaigns only")
+
+
+def required_when_enabled(doc: Document) -> Iterator[Finding]:
+    """An enabled block has `mode`, `max_iterations` and its mode's field (D-cycles-required)."""
+    if not doc.cycles_enabled or doc.cycles is None:
+        return
+    required = list(_REQUIRED_ALWAYS)
+    for mode, name in _REQUIRED_IN_MODE.items():
+        if doc.cycles_mode == mode:
+            required.append(name)
+    for name in required:
+        if name not in doc.cycles:
+            path = member_path("cycles", name)
+            yield Finding(
+                path,
+                f"{path} is required when cycles are enabled"
+                + ("" if name in _REQUIRED_ALWAYS else f" in {doc.cycles_mode} mode"),
+            )
+
+
+def mode_is_known(doc: Document) -> Iterator[Finding]:
+    """`cycles.mode` is `cooldown` or `scheduled` (spec 2.4)."""
+    mode = doc.cycles_mode
+    if mode is not None and mode not in _MODE_VALUES:
+        yield Finding("cycles.mode", f"cycles.mode must be one of {_MODES}")
+
+
+def max_iterations_within_bounds(doc: Document) -> Iterator[Finding]:
+    """`cycles.max_iterations` is from 2 to 12 (spec 2.4, 8)."""
+    if doc.cycles_enabled and doc.cycles is not None:
+        value = doc.cycles.get("max_iterations")
+        yield from integer_outside(value, MAX_ITERATIONS, "cycles.max_iterations")
+
+
+def cooldown_minutes_within_bounds(doc: Document) -> Iterator[Finding]:
+    """`cycles.cooldown_minutes` is from 0 to 1440 (spec 2.4, 8)."""
+    if doc.cycles_enabled and doc.cycles is not None:
+        value = doc.cycles.get("cooldown_minutes")
+        yield from integer_outside(value, COOLDOWN_MINUTES, "cycles.cooldown_minutes")
+
+
+def filter_lists_within_max_items(doc: Document) -> Iterator[Finding]:
+    """`cycles.filter_statuses` and `cycles.filter_tags` hold at most 100 items (D-filter-lists)."""
+    for name in _FILTER_LISTS:
+        items = doc.filter_list(name)
+        if items is not None and len(items) > FILTER_LIST_MAX_ITEMS:
+            path = member_path("cycles", name)
+            yield Finding(path, f"{path} must hold at most {FILTER_LIST_MAX_ITEMS} items")
+
+
+def filter_items_are_non_empty_strings(doc: Document) -> Iterator[Finding]:
+    """Each filter item is a non-empty string (spec 2.4, D-filter-lists)."""
+    for name, items in _short_filter_lists(doc):
+        for index, item in enumerate(items):
+            if not as_string(item):
+                path = item_path(member_path("cycles", name), index)
+                yield Finding(path, f"{path} must be a non-empty string")
+
+
+def filter_items_are_unique(doc: Document) -> Iterator[Finding]:
+    """No filter item repeats an earlier one (D-filter-lists)."""
+    for name, items in _short_filter_lists(doc):
+        seen: set[str] = set()
+        for index, item in enumerate(items):
+            text = as_string(item)
+            if text in seen:
+                path = item_path(member_path("cycles", name), index)
+                yield Finding(path, f"{path} repeats an earlier item")
+            elif text:
+                seen.add(text)
+
+
+def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:
+    """In `cooldown` mode, the schedule fields are absent or null (spec 2.4 rule 3)."""
+    if not doc.in_cooldown_mode or doc.cycles is None:
+        return
+    for name in SCHEDULE_ONLY_CYCLES_FIELDS:
+        if doc.cycles.get(name) is not None:
+            path = member_path("cycles", name)
+            yield Finding(path, f"{path} is for scheduled mode only")
+
+
+def dates_are_iso(doc: Document) -> Iterator[Finding]:
+    """The schedule dates are ISO 8601 calendar dates `YYYY-MM-DD` (spec 2.4, D-cycle-dates)."""
+    for name, text in _date_strings(doc):
+        if parse_date(text) is None:
+            path = member_path("cycles", name)
+            yield Finding(path, f"{path} must be a calendar date YYYY-MM-DD")
+
+
+def start_date_not_after_end_date(doc: Document) -> Iterator[Finding]:
+    """`cycles.schedule_start_date` is not after `cycles.schedule_end_date` (D-cycle-dates)."""
+    dates = {name: parse_date(text) for name, text in _date_strings(doc)}
+    start, end = dates.get("schedule_start_date"), dates.get("schedule_end_date")
+    if start is not None and end is not None and start > end:
+        yield Finding(
+            "cycles.schedule_end_date",
+            "cycles.schedule_end_date must not be before cycles.schedule_start_date",
+        )
+
+
+def _short_filter_lists(doc: Document) -> Iterator[tuple[str, list[object]]]:
+    """The filter lists within the item limit; a longer one is not read at all."""
+    for name in _FILTER_LISTS:
+        items = doc.filter_list(name)
+        if items is not None and len(items) <= FILTER_LIST_MAX_ITEMS:
+            yield name, items
+
+
+def _date_strings(doc: Document) -> Iterator[tuple[str, str]]:
+    """The string dates of an enabled block outside cooldown mode (rule 3 owns them there)."""
+    if not doc.cycles_enabled or doc.in_cooldown_mode or doc.cycles is None:
+        return
+    for name in _DATES:
+        text = as_string(doc.cycles.get(name))
+        if text is not None:
+            yield name, text

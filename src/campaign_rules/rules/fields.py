@@ -1,0 +1,87 @@
+"""Rules on the single-valued members of the payload (spec 2.1, 4.1 rule 1, 8)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from campaign_rules._document import Document
+from campaign_rules._enums import IntegrationType
+from campaign_rules._formats import is_blank, is_uuid_v4
+from campaign_rules._limits import CHANNEL_OF_FIELD, MESSAGE_LIMIT, NAME_MAX_LENGTH, RETRIES
+from campaign_rules._timezones import is_timezone_name
+from campaign_rules._violations import Finding
+from campaign_rules.rules._common import integer_outside
+
+__all__ = [
+    "agent_id_is_uuid_v4",
+    "channel_fields_match_integration_type",
+    "integration_id_not_empty",
+    "integration_type_is_supported",
+    "message_limit_within_bounds",
+    "name_not_blank",
+    "name_within_max_length",
+    "retries_within_bounds",
+    "timezone_is_iana_name",
+]
+
+_SUPPORTED_TYPES = ", ".join(channel.value for channel in IntegrationType)
+
+
+def name_within_max_length(doc: Document) -> Iterator[Finding]:
+    """`name` is at most 255 characters (spec 2.1, 8)."""
+    name = doc.string("name")
+    if name is not None and len(name) > NAME_MAX_LENGTH:
+        yield Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters")
+
+
+def name_not_blank(doc: Document) -> Iterator[Finding]:
+    """`name` has a character other than white space (D-blank-name)."""
+    name = doc.string("name")
+    # A name over the length limit is `name_within_max_length`'s to report.
+    if name is not None and len(name) <= NAME_MAX_LENGTH and is_blank(name):
+        yield Finding("name", "name must not be empty or only white space")
+
+
+def agent_id_is_uuid_v4(doc: Document) -> Iterator[Finding]:
+    """`agent_id` is a UUID v4 in 8-4-4-4-12 form (spec 2.1, D-agent-id)."""
+    agent_id = doc.string("agent_id")
+    if agent_id is not None and not is_uuid_v4(agent_id):
+        yield Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form")
+
+
+def integration_id_not_empty(doc: Document) -> Iterator[Finding]:
+    """`integration_id` is not the empty string (D-integration-id)."""
+    if doc.string("integration_id") == "":
+        yield Finding("integration_id", "integration_id must not be empty")
+
+
+def integration_type_is_supported(doc: Document) -> Iterator[Finding]:
+    """`integration_type` is `phone_call` or `whatsapp` (spec 2.1, 7.3)."""
+    if doc.string("integration_type") is not None and doc.channel is None:
+        yield Finding("integration_type", f"integration_type must be one of {_SUPPORTED_TYPES}")
+
+
+def timezone_is_iana_name(doc: Document) -> Iterator[Finding]:
+    """`timezone` is an IANA time zone name listed by the tzdata package (spec 2.1, D-timezone)."""
+    timezone = doc.string("timezone")
+    if timezone is not None and not is_timezone_name(timezone):
+        yield Finding("timezone", "timezone must be an IANA time zone name")
+
+
+def retries_within_bounds(doc: Document) -> Iterator[Finding]:
+    """`retries` is from 0 to 5 (spec 2.1, 8)."""
+    yield from integer_outside(doc.root.get("retries"), RETRIES, "retries")
+
+
+def message_limit_within_bounds(doc: Document) -> Iterator[Finding]:
+    """`message_limit` is from 1 to 10000 (spec 2.1, 8)."""
+    yield from integer_outside(doc.root.get("message_limit"), MESSAGE_LIMIT, "message_limit")
+
+
+def channel_fields_match_integration_type(doc: Document) -> Iterator[Finding]:
+    """A channel-only field is sent only on its own channel (spec 4.1 rule 1)."""
+    if doc.channel is None:
+        return
+    for name, channel in CHANNEL_OF_FIELD.items():
+        if name in doc.root and channel != doc.channel:
+            yield Finding(name, f"{name} is for {channel.value} campaigns only")

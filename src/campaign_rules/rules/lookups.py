@@ -1,0 +1,64 @@
+"""Rules that need the server's records, through a `Directory` (spec 4.1 rules 3 and 4).
+
+api-contract, "Look-ups": each look-up runs when its own inputs passed their offline rules,
+whatever else is wrong with the payload; the billing look-up always runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from campaign_rules._document import Document
+from campaign_rules._json import as_string, item_path
+from campaign_rules._limits import FILTER_LIST_MAX_ITEMS
+from campaign_rules._violations import Finding
+
+__all__ = [
+    "agent_exists",
+    "billing_limit_not_reached",
+    "filter_tags_exist",
+    "integration_belongs_to_agent",
+    "integration_type_matches",
+]
+
+
+def agent_exists(doc: Document) -> Iterator[Finding]:
+    """The directory knows the agent `agent_id` (spec 4.1 rule 3)."""
+    if doc.directory is not None and doc.agent_id is not None and not doc.agent_found:
+        yield Finding("agent_id", "no agent has this agent_id")
+
+
+def integration_belongs_to_agent(doc: Document) -> Iterator[Finding]:
+    """The agent has the integration `integration_id` (spec 2.1, 4.1 rule 3)."""
+    if doc.agent_found and doc.integration_id is not None and doc.integration_type_found is None:
+        yield Finding("integration_id", "the agent has no integration with this integration_id")
+
+
+def integration_type_matches(doc: Document) -> Iterator[Finding]:
+    """The integration found is of the type `integration_type` names (api-contract)."""
+    found = doc.integration_type_found
+    if found is not None and doc.channel is not None and found != doc.channel:
+        yield Finding("integration_type", "integration_type is not the type of this integration")
+
+
+def filter_tags_exist(doc: Document) -> Iterator[Finding]:
+    """Each well-formed tag of `cycles.filter_tags` names a thread tag that exists (spec 2.4)."""
+    items = doc.filter_list("filter_tags")
+    if doc.directory is None or items is None or len(items) > FILTER_LIST_MAX_ITEMS:
+        return
+    asked: set[str] = set()
+    for index, item in enumerate(items):
+        tag = as_string(item)
+        # Ill-formed and repeated items are the offline rules' to report, and not looked up.
+        if not tag or tag in asked:
+            continue
+        asked.add(tag)
+        if not doc.directory.tag_exists(tag):
+            path = item_path("cycles.filter_tags", index)
+            yield Finding(path, f"{path} is not a known tag")
+
+
+def billing_limit_not_reached(doc: Document) -> Iterator[Finding]:
+    """The organization's billing limit is not reached (spec 4.1 rule 4)."""
+    if doc.directory is not None and doc.directory.billing_limit_reached():
+        yield Finding(None, "the billing limit is reached")

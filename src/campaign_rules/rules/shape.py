@@ -1,0 +1,85 @@
+"""Rules on the shape of the payload: an object, known members, required members, JSON types.
+
+They apply to every object in force (`Document.sites`): the payload, the schedules and their
+windows, and an enabled cycles block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from campaign_rules._document import Document
+from campaign_rules._json import is_object, is_oversized_object, json_type, member_path, read_object
+from campaign_rules._limits import OBJECT_MAX_MEMBERS
+from campaign_rules._violations import Finding
+
+__all__ = [
+    "known_members_only",
+    "members_have_json_types",
+    "payload_is_object",
+    "required_members_present",
+]
+
+
+def payload_is_object(doc: Document) -> Iterator[Finding]:
+    """The request body is a JSON object."""
+    if not is_object(doc.payload):
+        yield Finding(None, f"the request body must be a JSON object, not {_article(doc.payload)}")
+
+
+def known_members_only(doc: Document) -> Iterator[Finding]:
+    """Every object holds only the members its table lists, named by strings."""
+    for site in doc.sites:
+        where = site.path or "the request body"
+        if is_oversized_object(site.raw):
+            yield Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
+            continue
+        if not site.closed:
+            continue
+        # Iterating a dict's own keys view runs no code of the keys or of a dict subclass.
+        names: Iterable[object] = dict.keys(site.raw)  # type: ignore[arg-type]
+        for name in names:
+            if not issubclass(type(name), str):
+                yield Finding(site.path, f"{where} has a member whose name is not a string")
+            elif str.__str__(name) not in site.members:
+                path = member_path(site.path, str.__str__(name))
+                yield Finding(path, f"{path} is not a known field")
+
+
+def required_members_present(doc: Document) -> Iterator[Finding]:
+    """Every object holds its required members (spec 2.1 and D-window-members)."""
+    for site in doc.sites:
+        members = read_object(site.raw)
+        if members is None:
+            continue
+        for name in site.required:
+            if name not in members:
+                path = member_path(site.path, name)
+                yield Finding(path, f"{path} is required")
+
+
+def members_have_json_types(doc: Document) -> Iterator[Finding]:
+    """Every known member holds a value of its JSON type (spec 2.1, 2.3, 2.4)."""
+    for site in doc.sites:
+        members = read_object(site.raw)
+        if members is None:
+            continue
+        for name, types in site.members.items():
+            if (
+                name in members
+                and name not in site.left_to_others
+                and json_type(members[name]) not in types
+            ):
+                path = member_path(site.path, name)
+                yield Finding(path, f"{path} must be {' or '.join(map(_with_article, types))}")
+
+
+def _with_article(type_name: str) -> str:
+    if type_name == "null":
+        return "null"
+    return f"an {type_name}" if type_name[0] in "aeiou" else f"a {type_name}"
+
+
+def _article(value: object) -> str:
+    kind = json_type(value)
+    return "a Python value JSON cannot hold" if kind == "unsupported" else _with_article(kind)

@@ -1,0 +1,122 @@
+"""Rules on a change to a created campaign (spec 2.4 rule 4, 7.3; api-contract).
+
+The merged campaign then goes through every creation rule, so nothing here repeats them: these
+rules judge only what the change does to the campaign that exists.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from campaign_rules._convert import to_wire
+from campaign_rules._directory import Directory
+from campaign_rules._document import Document
+from campaign_rules._enums import CampaignStatus
+from campaign_rules._json import as_string, is_object, is_oversized_object, member_path, read_object
+from campaign_rules._limits import OBJECT_MAX_MEMBERS
+from campaign_rules._merge import merge_patch
+from campaign_rules._models import CampaignCreate
+from campaign_rules._violations import Finding
+
+__all__ = [
+    "Change",
+    "campaign_not_finished",
+    "cycles_enabled_immutable",
+    "cycles_fields_need_enabled_cycles",
+    "cycles_mode_immutable",
+    "owner_fields_immutable",
+    "patch_is_object",
+]
+
+# api-contract: the fields that name the campaign's owner and channel never change.
+_OWNER_FIELDS = ("agent_id", "integration_id", "integration_type")
+
+
+class Change:
+    """An update as the rules see it: the campaign as it is, the patch, and the result."""
+
+    def __init__(
+        self,
+        existing: CampaignCreate,
+        patch: object,
+        status: CampaignStatus | None = None,
+        directory: Directory | None = None,
+    ) -> None:
+        self.existing = existing
+        self.patch = patch
+        self.status = status
+        self.directory = directory
+        self.members = read_object(patch)
+
+    @functools.cached_property
+    def merged(self) -> Document:
+        """The campaign after the patch, read as a creation payload."""
+        return Document(merge_patch(to_wire(self.existing), self.patch), self.directory)
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether the patch is `{}`, the one patch that changes nothing whatever the campaign."""
+        return self.members is not None and not self.members
+
+    @property
+    def cycles_were_enabled(self) -> bool:
+        """Whether the campaign as it is has cycles enabled."""
+        return self.existing.cycles is not None
+
+
+def patch_is_object(change: Change) -> Iterator[Finding]:
+    """The patch is a JSON object of at most 64 members (RFC 7396, D-merge-patch)."""
+    if not is_object(change.patch):
+        yield Finding(None, "the patch must be a JSON object of the fields to change")
+    elif is_oversized_object(change.patch):
+        yield Finding(None, f"the patch has more than {OBJECT_MAX_MEMBERS} members")
+
+
+def owner_fields_immutable(change: Change) -> Iterator[Finding]:
+    """`agent_id`, `integration_id` and `integration_type` keep their values (api-contract)."""
+    if change.members is None:
+        return
+    for name in _OWNER_FIELDS:
+        if name not in change.members:
+            continue
+        current = str(getattr(change.existing, name))
+        sent = as_string(change.members[name])
+        # The agent id is a UUID, the same in either case (D-agent-id).
+        same = sent is not None and (
+            sent.lower() == current if name == "agent_id" else sent == current
+        )
+        if not same:
+            yield Finding(name, f"{name} cannot be changed")
+
+
+def cycles_enabled_immutable(change: Change) -> Iterator[Finding]:
+    """`cycles.enabled` keeps its value: enabled at creation or never (spec 2.4 rule 4)."""
+    if change.members is not None and change.cycles_were_enabled != change.merged.cycles_enabled:
+        yield Finding("cycles.enabled", "cycles.enabled cannot be changed after creation")
+
+
+def cycles_mode_immutable(change: Change) -> Iterator[Finding]:
+    """`cycles.mode` keeps its value (spec 2.4 rule 4)."""
+    before = change.existing.cycles
+    if change.members is None or before is None or not change.merged.cycles_enabled:
+        return  # enabling or disabling cycles is `cycles_enabled_immutable`'s to report
+    if change.merged.cycles_mode != before.mode:
+        yield Finding("cycles.mode", "cycles.mode cannot be changed after creation")
+
+
+def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
+    """A change sets no cycles field but `enabled` on a campaign without cycles (api-contract)."""
+    if change.members is None or change.cycles_were_enabled:
+        return
+    cycles = read_object(change.members.get("cycles"))
+    for name, value in (cycles or {}).items():
+        if name != "enabled" and value is not None:
+            path = member_path("cycles", name)
+            yield Finding(path, f"{path} cannot be set: this campaign's cycles are not enabled")
+
+
+def campaign_not_finished(change: Change) -> Iterator[Finding]:
+    """A finished campaign takes no change (api-contract)."""
+    if change.status == CampaignStatus.FINISHED and not change.is_empty:
+        yield Finding(None, "the campaign is finished and can no longer be changed")
