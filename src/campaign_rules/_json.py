@@ -129,11 +129,7 @@ def read_object(value: object) -> dict[str, object] | None:
     items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
     if cls is dict and all(type(name) is str for name, _ in items):
         return value  # type: ignore[return-value]
-    return {
-        str.__str__(name): member
-        for name, member in items
-        if issubclass(type(name), str)
-    }
+    return {str.__str__(name): member for name, member in items if issubclass(type(name), str)}
 
 
 def member_path(parent: str | None, name: str) -> str:

@@ -1,0 +1,110 @@
+"""What the tests share: valid base payloads and an in-memory Directory."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import attrs
+
+AGENT = "9b2f1c1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
+OTHER_AGENT = "0c7d3b8a-1e2f-4a5b-9c6d-7e8f9a0b1c2d"
+PHONE_INTEGRATION = "int-phone-1"
+WHATSAPP_INTEGRATION = "int-wa-1"
+TAGS = ("tag-vip", "tag-optout", "tag-3")
+
+WINDOW = {"startTime": "09:00", "stopTime": "17:00", "active": True}
+
+# Valid payloads, one per channel and cycles mode; tests copy them with `payload(...)`.
+BASES: dict[str, dict[str, Any]] = {
+    "phone_call": {
+        "name": "Spring renewals",
+        "agent_id": AGENT,
+        "integration_id": PHONE_INTEGRATION,
+        "integration_type": "phone_call",
+    },
+    "whatsapp": {
+        "name": "Order follow-up",
+        "agent_id": AGENT,
+        "integration_id": WHATSAPP_INTEGRATION,
+        "integration_type": "whatsapp",
+        "template": "order_update",
+    },
+    "cooldown": {
+        "name": "Debt reminders",
+        "agent_id": AGENT,
+        "integration_id": PHONE_INTEGRATION,
+        "integration_type": "phone_call",
+        "first_message": "Hello, this is Ana from Acme.",
+        "scheduling": {"mon": dict(WINDOW), "tue": dict(WINDOW)},
+        "cycles": {
+            "enabled": True,
+            "mode": "cooldown",
+            "max_iterations": 3,
+            "cooldown_minutes": 60,
+            "filter_statuses": ["converted"],
+            "filter_tags": ["tag-optout"],
+        },
+    },
+    "scheduled": {
+        "name": "Weekly survey",
+        "agent_id": AGENT,
+        "integration_id": PHONE_INTEGRATION,
+        "integration_type": "phone_call",
+        "timezone": "Europe/Madrid",
+        "cycles": {
+            "enabled": True,
+            "mode": "scheduled",
+            "max_iterations": 4,
+            "schedule": {"wed": dict(WINDOW)},
+            "schedule_start_date": "2026-03-01",
+            "schedule_end_date": "2026-04-30",
+        },
+    },
+}
+
+
+def payload(base: str = "phone_call", **members: Any) -> dict[str, Any]:
+    """A deep copy of a base payload with top-level members set (a value of DROP removes it)."""
+    result = copy.deepcopy(BASES[base])
+    for name, value in members.items():
+        if value is DROP:
+            result.pop(name, None)
+        else:
+            result[name] = value
+    return result
+
+
+DROP = object()
+
+
+@attrs.define
+class FakeDirectory:
+    """An in-memory Directory that records every look-up it answers."""
+
+    agents: set[str] = attrs.Factory(lambda: {AGENT, OTHER_AGENT})
+    integrations: dict[tuple[str, str], str] = attrs.Factory(
+        lambda: {
+            (AGENT, PHONE_INTEGRATION): "phone_call",
+            (AGENT, WHATSAPP_INTEGRATION): "whatsapp",
+        }
+    )
+    tags: set[str] = attrs.Factory(lambda: set(TAGS))
+    billing_reached: bool = False
+    calls: list[tuple[str, tuple[str, ...]]] = attrs.Factory(list)
+
+    def agent_exists(self, agent_id: str) -> bool:
+        self.calls.append(("agent_exists", (agent_id,)))
+        return agent_id in self.agents
+
+    def integration_type(self, agent_id: str, integration_id: str) -> str | None:
+        self.calls.append(("integration_type", (agent_id, integration_id)))
+        return self.integrations.get((agent_id, integration_id))
+
+    def tag_exists(self, tag_id: str) -> bool:
+        self.calls.append(("tag_exists", (tag_id,)))
+        return tag_id in self.tags
+
+    def billing_limit_reached(self) -> bool:
+        self.calls.append(("billing_limit_reached", ()))
+        return self.billing_reached
