@@ -1,0 +1,107 @@
+"""The command line: `campaign-rules check FILE` and `campaign-rules rules`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from campaign_rules import __version__
+from campaign_rules._catalogue import render_markdown
+from campaign_rules._convert import to_wire
+from campaign_rules._results import CreateResult
+from campaign_rules._validate import validate_create
+
+__all__ = ["main"]
+
+EXIT_VALID = 0
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    # A field path may name a member with any character, a lone surrogate included.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    args = _parser().parse_args(argv)
+    if args.command == "rules":
+        sys.stdout.write(render_markdown())
+        return EXIT_VALID
+    return _check(args.file, as_json=args.json)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="campaign-rules",
+        description="Check Campaign Outreach Service requests against the spec's rules.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser(
+        "check",
+        help="validate one campaign creation body offline",
+        description="Validate one JSON campaign creation body offline (no directory look-ups). "
+        "Exit status: 0 valid, 1 invalid, 2 unreadable file or malformed JSON.",
+    )
+    check.add_argument("file", help="path of a JSON file, or - for standard input")
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"status": ..., "body": ...}: the error envelope, or the normalized campaign',
+    )
+    commands.add_parser("rules", help="print the rule catalogue as a Markdown table")
+    return parser
+
+
+def _check(path: str, *, as_json: bool) -> int:
+    payload = _load(path)
+    result = validate_create(payload)
+    if as_json:
+        body = result.envelope() if result.value is None else to_wire(result.value)
+        print(json.dumps({"status": result.status, "body": body}, indent=2, allow_nan=False))
+    else:
+        _print_result(result)
+    return EXIT_VALID if result.ok else EXIT_INVALID
+
+
+def _print_result(result: CreateResult) -> None:
+    if result.value is not None:
+        print("ok")
+        print(json.dumps(to_wire(result.value), indent=2, ensure_ascii=False))
+        return
+    for violation in result.violations:
+        print(f"{violation.key.value} {violation.field or '(body)'}: {violation.message}")
+
+
+def _load(path: str) -> object:
+    """The JSON value in the file (or standard input), or exit 2 with a one-line reason."""
+    try:
+        if path == "-":
+            text = sys.stdin.buffer.read().decode("utf-8")
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        _fail(f"cannot read {path}: {error}")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        _fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+    except ValueError as error:  # NaN/Infinity, or an integer too long to convert
+        _fail(f"{path} is not valid JSON: {error}")
+    except RecursionError:
+        _fail(f"{path} is not valid JSON for this tool: it is nested too deeply")
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    # Python's json module reads NaN and Infinity; JSON (RFC 8259) has no such values.
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _fail(reason: str) -> NoReturn:
+    print(f"campaign-rules: {reason}", file=sys.stderr)
+    raise SystemExit(EXIT_UNREADABLE)

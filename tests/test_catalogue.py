@@ -1,0 +1,38 @@
+"""The catalogue is generated from the rule table, and every rule cites where it comes from."""
+
+import re
+from pathlib import Path
+
+from campaign_rules import catalogue
+from campaign_rules._catalogue import render_markdown
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+def test_committed_rules_page_is_current():
+    assert (DOCS / "rules.md").read_text(encoding="utf-8") == render_markdown(), (
+        "docs/rules.md is stale: run `campaign-rules rules > docs/rules.md`"
+    )
+
+
+def test_rule_ids_are_unique():
+    ids = [info.id for info in catalogue()]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_rule_has_a_summary_and_a_source():
+    for info in catalogue():
+        assert info.summary.endswith("."), info.id
+        assert re.search(r"spec \d|D-[a-z-]+|api-contract", info.source), info.id
+
+
+def test_every_decision_a_rule_cites_is_on_the_decisions_page():
+    headings = set(re.findall(r"^## (D-[a-z-]+):", (DOCS / "decisions.md").read_text(), re.M))
+    cited = {d for info in catalogue() for d in re.findall(r"D-[a-z-]+", info.source)}
+    assert cited
+    assert cited <= headings, cited - headings
+
+
+def test_rules_run_in_stages_create_lookup_update():
+    stages = [info.stage for info in catalogue()]
+    assert stages == sorted(stages, key=["create", "lookup", "update"].index)
