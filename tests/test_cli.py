@@ -30,7 +30,9 @@ def test_invalid_example_prints_one_line_per_violation(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert "INVALID_REQUEST retries: retries must be from 0 to 5" in lines
     assert "INVALID_REQUEST first_message: first_message is for phone_call campaigns only" in lines
-    assert any(line.startswith("SCHEDULED_MODE_ONLY cycles.schedule_start_date: ") for line in lines)
+    assert any(
+        line.startswith("SCHEDULED_MODE_ONLY cycles.schedule_start_date: ") for line in lines
+    )
     assert len(lines) == 7
 
 
