@@ -8,7 +8,8 @@ server's answers to the look-ups, each asked at most once.
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
+
+import attrs
 
 from campaign_rules._directory import Directory
 from campaign_rules._enums import CyclesMode, IntegrationType
@@ -31,19 +32,24 @@ _CHANNELS = {channel.value: channel for channel in IntegrationType}
 _ENABLED_ONLY: MemberTypes = {"enabled": CYCLES_MEMBERS["enabled"]}
 
 
-class Site(NamedTuple):
-    """An object of the payload whose shape is checked: where, what, and against what shape.
+@attrs.frozen
+class Site:
+    """An object of the payload whose members are checked, and the shape they are checked against.
 
-    `closed`: whether members outside `members` are refused. `left_to_others`: members whose
-    JSON type another rule owns.
+    `raw` is the object as given; `members` its string-named members, read once (`None` when it
+    is too large to read). `closed`: whether members outside `shape` are refused.
+    `left_to_others`: members whose JSON type another rule owns.
     """
 
     path: str | None
     raw: object
-    members: MemberTypes
+    shape: MemberTypes
     required: tuple[str, ...] = ()
     closed: bool = True
     left_to_others: tuple[str, ...] = ()
+    members: dict[str, object] | None = attrs.field(
+        init=False, default=attrs.Factory(lambda site: read_object(site.raw), takes_self=True)
+    )
 
 
 class Document:

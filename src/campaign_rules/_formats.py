@@ -14,7 +14,6 @@ from campaign_rules._limits import WHITESPACE
 __all__ = ["is_blank", "is_uuid_v4", "parse_date", "parse_time"]
 
 _HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
-_ASCII_DIGITS: Final = frozenset("0123456789")
 _UUID_LENGTH: Final = 36
 _UUID_DASHES: Final = (8, 13, 18, 23)
 _UUID_VERSION_AT: Final = 14
@@ -74,4 +73,5 @@ def is_blank(text: str) -> bool:
 
 
 def _is_ascii_number(text: str) -> bool:
-    return bool(text) and all(char in _ASCII_DIGITS for char in text)
+    # isdigit() alone also takes "٠٩" and "²"; only ASCII digits pass both.
+    return text.isascii() and text.isdigit()

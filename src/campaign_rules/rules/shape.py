@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from campaign_rules._document import Document
-from campaign_rules._json import is_object, is_oversized_object, json_type, member_path, read_object
+from campaign_rules._json import is_object, is_oversized_object, json_type, member_path
 from campaign_rules._limits import OBJECT_MAX_MEMBERS
 from campaign_rules._violations import Finding
 
@@ -41,7 +41,7 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
         for name in names:
             if not issubclass(type(name), str):
                 yield Finding(site.path, f"{where} has a member whose name is not a string")
-            elif str.__str__(name) not in site.members:
+            elif str.__str__(name) not in site.shape:
                 path = member_path(site.path, str.__str__(name))
                 yield Finding(path, f"{path} is not a known field")
 
@@ -49,7 +49,7 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
 def required_members_present(doc: Document) -> Iterator[Finding]:
     """Every object holds its required members (spec 2.1 and D-window-members)."""
     for site in doc.sites:
-        members = read_object(site.raw)
+        members = site.members
         if members is None:
             continue
         for name in site.required:
@@ -61,10 +61,10 @@ def required_members_present(doc: Document) -> Iterator[Finding]:
 def members_have_json_types(doc: Document) -> Iterator[Finding]:
     """Every known member holds a value of its JSON type (spec 2.1, 2.3, 2.4)."""
     for site in doc.sites:
-        members = read_object(site.raw)
+        members = site.members
         if members is None:
             continue
-        for name, types in site.members.items():
+        for name, types in site.shape.items():
             if (
                 name in members
                 and name not in site.left_to_others
