@@ -41,6 +41,14 @@ def _validated(reader: Callable[[object], T | None]) -> Callable[[object, Any], 
     return hook
 
 
+def _time_text(time: datetime.time) -> str:
+    # The wire form is HH:MM (D-time-format); a time with seconds, which validation never
+    # builds, keeps them rather than losing them without a word.
+    if time.second or time.microsecond:
+        return time.isoformat()
+    return time.strftime(_TIME_FORMAT)
+
+
 def _is_string_tuple(type_: Any) -> bool:
     return bool(type_ == tuple[str, ...])
 
@@ -63,7 +71,7 @@ def _make_converter() -> cattrs.Converter:
     for enum_type in (IntegrationType, CyclesMode):
         converter.register_structure_hook(enum_type, lambda v, t: t(as_string(v)))
         converter.register_unstructure_hook(enum_type, lambda member: member.value)
-    converter.register_unstructure_hook(datetime.time, lambda t: t.strftime(_TIME_FORMAT))
+    converter.register_unstructure_hook(datetime.time, _time_text)
     converter.register_unstructure_hook(datetime.date, datetime.date.isoformat)
     converter.register_unstructure_hook_func(_is_string_tuple, list)
 

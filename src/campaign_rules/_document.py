@@ -55,9 +55,13 @@ class Site:
 class Document:
     """A creation payload as the rules see it. `root` is `None` when it cannot be read."""
 
-    def __init__(self, payload: object, directory: Directory | None = None) -> None:
+    def __init__(
+        self, payload: object, directory: Directory | None = None, *, is_creation: bool = True
+    ) -> None:
         self.payload = payload
         self.directory = directory
+        # Whether the payload creates a campaign, or is a campaign an update leads to.
+        self.is_creation = is_creation
         root = read_object(payload)
         self.readable = root is not None
         self.root: dict[str, object] = root if root is not None else {}
@@ -166,12 +170,16 @@ class Document:
     @functools.cached_property
     def agent_found(self) -> bool:
         """Whether the directory knows the well-formed `agent_id`."""
-        return bool(self.directory and self.agent_id and self.directory.agent_exists(self.agent_id))
+        if self.directory is None or self.agent_id is None:
+            return False
+        return self.directory.agent_exists(self.agent_id)
 
     @functools.cached_property
     def integration_type_found(self) -> str | None:
         """The type of the agent's integration, when the agent exists and the id is well-formed."""
-        if not (self.directory and self.agent_found and self.agent_id and self.integration_id):
+        if self.directory is None or self.agent_id is None or self.integration_id is None:
+            return None
+        if not self.agent_found:
             return None
         return self.directory.integration_type(self.agent_id, self.integration_id)
 

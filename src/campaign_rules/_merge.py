@@ -10,9 +10,10 @@ string belongs, or an unknown member). Neither input is changed; the result is n
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
-from campaign_rules._json import read_object
+from campaign_rules._json import is_object, is_oversized_object, read_object
 from campaign_rules._limits import WEEKDAYS
 
 __all__ = ["merge_patch"]
@@ -29,11 +30,18 @@ def merge_patch(target: object, patch: object) -> object:
 
 
 def _merge(target: object, patch: object, tree: _Tree) -> object:
-    members = read_object(patch)
-    if members is None:
+    if not is_object(patch) or is_oversized_object(patch):
         return patch  # RFC 7396: a patch that is not an object replaces the target
-    result = dict(read_object(target) or {})
-    for name, value in members.items():
+    result: dict[object, object] = {}
+    result.update((read_object(target) or {}).items())
+    items: Iterable[tuple[object, object]] = dict.items(patch)  # type: ignore[arg-type]
+    for raw_name, value in items:
+        if not issubclass(type(raw_name), str):
+            # Kept under a stand-in name, so that the creation rules report it where it is,
+            # without hashing the caller's object again.
+            result[object()] = value
+            continue
+        name = str.__str__(raw_name)
         if value is None:
             result.pop(name, None)
         elif name in tree:

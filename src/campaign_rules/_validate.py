@@ -28,7 +28,7 @@ def validate_create(payload: object, *, directory: Directory | None = None) -> C
     changes it, and reports every violation (at most 50, D-hostile-input) in rule order.
     """
     doc = Document(payload, directory)
-    violations = _collect(_findings(doc, _rules_for(directory)))
+    violations = _violations(_findings(doc, CREATE_RULES), doc)
     if violations:
         return CreateResult(value=None, violations=violations)
     return CreateResult(value=structure_campaign(doc), violations=())
@@ -48,17 +48,13 @@ def validate_update(
     then every creation rule on the merged campaign. Never raises for any patch value.
     """
     change = Change(existing, patch, status, directory)
-    findings: Iterable[Violation] = _findings(change, UPDATE_RULES)
-    if change.members is not None:
-        findings = itertools.chain(findings, _findings(change.merged, _rules_for(directory)))
-    violations = _collect(findings)
+    offline = itertools.chain(
+        _findings(change, UPDATE_RULES), _findings(change.merged, CREATE_RULES)
+    )
+    violations = _violations(offline, change.merged)
     if violations:
         return UpdateResult(value=None, violations=violations)
     return UpdateResult(value=structure_campaign(change.merged), violations=())
-
-
-def _rules_for(directory: Directory | None) -> tuple[Rule[Document], ...]:
-    return CREATE_RULES if directory is None else CREATE_RULES + LOOKUP_RULES
 
 
 def _findings(subject: Subject, rules: tuple[Rule[Subject], ...]) -> Iterator[Violation]:
@@ -68,6 +64,14 @@ def _findings(subject: Subject, rules: tuple[Rule[Subject], ...]) -> Iterator[Vi
             yield Violation(rule.key, finding.field, finding.message, rule.id)
 
 
-def _collect(violations: Iterable[Violation]) -> tuple[Violation, ...]:
-    """The first violations, up to the cap; the rest are neither reported nor looked for."""
-    return tuple(itertools.islice(violations, VIOLATIONS_MAX))
+def _violations(offline: Iterable[Violation], doc: Document) -> tuple[Violation, ...]:
+    """The offline violations up to the cap, then those of the look-ups.
+
+    Offline rules stop being run once the cap is reached (D-hostile-input). The look-ups run
+    all the same (api-contract: a 400 elsewhere does not stop them); they are few and bounded,
+    and their violations come last, so an offline result is a prefix of an online one.
+    """
+    found = list(itertools.islice(offline, VIOLATIONS_MAX))
+    if doc.directory is not None:
+        found += _findings(doc, LOOKUP_RULES)
+    return tuple(found[:VIOLATIONS_MAX])

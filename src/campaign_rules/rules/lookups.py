@@ -59,6 +59,6 @@ def filter_tags_exist(doc: Document) -> Iterator[Finding]:
 
 
 def billing_limit_not_reached(doc: Document) -> Iterator[Finding]:
-    """The organization's billing limit is not reached (spec 4.1 rule 4)."""
-    if doc.directory is not None and doc.directory.billing_limit_reached():
+    """A new campaign is created only under the billing limit (spec 4.1 rule 4, D-billing)."""
+    if doc.is_creation and doc.directory is not None and doc.directory.billing_limit_reached():
         yield Finding(None, "the billing limit is reached")

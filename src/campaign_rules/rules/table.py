@@ -41,171 +41,53 @@ class Rule(Generic[Subject]):
         return (self.check.__doc__ or "").strip().splitlines()[0]
 
 
+# fmt: off
 # Offline: what an SDK can check with no server records.
 CREATE_RULES: tuple[Rule[Document], ...] = (
     Rule("payload.is_object", _400, "spec 4.1; api-contract", shape.payload_is_object),
-    Rule(
-        "payload.known_members_only",
-        _400,
-        "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input",
-        shape.known_members_only,
-    ),
-    Rule(
-        "payload.required_members_present",
-        _400,
-        "spec 2.1; D-window-members",
-        shape.required_members_present,
-    ),
-    Rule(
-        "payload.members_have_json_types",
-        _400,
-        "spec 2.1, 2.3, 2.4; D-integral-floats, D-null-members",
-        shape.members_have_json_types,
-    ),
+    Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", shape.known_members_only),
+    Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", shape.required_members_present),
+    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; D-integral-floats, D-null-members", shape.members_have_json_types),
     Rule("name.within_max_length", _400, "spec 2.1, 8", fields.name_within_max_length),
     Rule("name.not_blank", _400, "D-blank-name", fields.name_not_blank),
     Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", fields.agent_id_is_uuid_v4),
     Rule("integration_id.not_empty", _400, "D-integration-id", fields.integration_id_not_empty),
-    Rule(
-        "integration_type.is_supported",
-        ErrorKey.INVALID_INTEGRATION_TYPE,
-        "spec 2.1, 7.3; api-contract",
-        fields.integration_type_is_supported,
-    ),
+    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; api-contract", fields.integration_type_is_supported),
     Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", fields.timezone_is_iana_name),
     Rule("retries.within_bounds", _400, "spec 2.1, 8", fields.retries_within_bounds),
     Rule("message_limit.within_bounds", _400, "spec 2.1, 8", fields.message_limit_within_bounds),
-    Rule(
-        "channel.fields_match_integration_type",
-        _400,
-        "spec 4.1 rule 1, 7.3",
-        fields.channel_fields_match_integration_type,
-    ),
-    Rule(
-        "schedule.window_times_are_hh_mm",
-        _400,
-        "spec 2.3; D-time-format",
-        schedule.window_times_are_hh_mm,
-    ),
-    Rule(
-        "schedule.window_starts_before_stop",
-        _400,
-        "D-time-format",
-        schedule.window_starts_before_stop,
-    ),
-    Rule(
-        "cycles.enabled_only_on_phone_call",
-        _400,
-        "spec 2.1, 2.4 rule 2; api-contract",
-        cycles.enabled_only_on_phone_call,
-    ),
+    Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3", fields.channel_fields_match_integration_type),
+    Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", schedule.window_times_are_hh_mm),
+    Rule("schedule.window_starts_before_stop", _400, "D-time-format", schedule.window_starts_before_stop),
+    Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", cycles.enabled_only_on_phone_call),
     Rule("cycles.required_when_enabled", _400, "D-cycles-required", cycles.required_when_enabled),
     Rule("cycles.mode_is_known", _400, "spec 2.4", cycles.mode_is_known),
-    Rule(
-        "cycles.max_iterations_within_bounds",
-        _400,
-        "spec 2.4, 8",
-        cycles.max_iterations_within_bounds,
-    ),
-    Rule(
-        "cycles.cooldown_minutes_within_bounds",
-        _400,
-        "spec 2.4, 8",
-        cycles.cooldown_minutes_within_bounds,
-    ),
-    Rule(
-        "cycles.filter_lists_within_max_items",
-        _400,
-        "D-filter-lists",
-        cycles.filter_lists_within_max_items,
-    ),
-    Rule(
-        "cycles.filter_items_are_non_empty_strings",
-        _400,
-        "spec 2.4; D-filter-lists",
-        cycles.filter_items_are_non_empty_strings,
-    ),
+    Rule("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", cycles.max_iterations_within_bounds),
+    Rule("cycles.cooldown_minutes_within_bounds", _400, "spec 2.4, 8", cycles.cooldown_minutes_within_bounds),
+    Rule("cycles.filter_lists_within_max_items", _400, "D-filter-lists", cycles.filter_lists_within_max_items),
+    Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", cycles.filter_items_are_non_empty_strings),
     Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", cycles.filter_items_are_unique),
-    Rule(
-        "cycles.cooldown_mode_has_no_schedule",
-        ErrorKey.SCHEDULED_MODE_ONLY,
-        "spec 2.4 rule 3; api-contract",
-        cycles.cooldown_mode_has_no_schedule,
-    ),
+    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract", cycles.cooldown_mode_has_no_schedule),
     Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", cycles.dates_are_iso),
-    Rule(
-        "cycles.start_date_not_after_end_date",
-        _400,
-        "D-cycle-dates",
-        cycles.start_date_not_after_end_date,
-    ),
+    Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", cycles.start_date_not_after_end_date),
 )
 
 # With a Directory: what only the server's records can tell.
 LOOKUP_RULES: tuple[Rule[Document], ...] = (
-    Rule(
-        "lookup.agent_exists",
-        ErrorKey.AGENT_NOT_FOUND,
-        "spec 4.1 rule 3, 7.3",
-        lookups.agent_exists,
-    ),
-    Rule(
-        "lookup.integration_belongs_to_agent",
-        ErrorKey.INTEGRATION_NOT_FOUND,
-        "spec 2.1, 4.1 rule 3, 7.3",
-        lookups.integration_belongs_to_agent,
-    ),
-    Rule(
-        "lookup.integration_type_matches",
-        ErrorKey.INVALID_INTEGRATION_TYPE,
-        "spec 2.1; api-contract",
-        lookups.integration_type_matches,
-    ),
-    Rule(
-        "lookup.filter_tags_exist",
-        ErrorKey.INVALID_FILTER_TAG,
-        "spec 2.4; api-contract",
-        lookups.filter_tags_exist,
-    ),
-    Rule(
-        "lookup.billing_limit_not_reached",
-        ErrorKey.BILLING_LIMIT_REACHED,
-        "spec 4.1 rule 4, 7.3",
-        lookups.billing_limit_not_reached,
-    ),
+    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3", lookups.agent_exists),
+    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3", lookups.integration_belongs_to_agent),
+    Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", lookups.integration_type_matches),
+    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract", lookups.filter_tags_exist),
+    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; D-billing", lookups.billing_limit_not_reached),
 )
 
 # Updates: checked on the change itself, before the creation rules run on the merged campaign.
 UPDATE_RULES: tuple[Rule[Change], ...] = (
     Rule("update.patch_is_object", _400, "D-merge-patch", update.patch_is_object),
-    Rule(
-        "update.owner_fields_immutable",
-        ErrorKey.IMMUTABLE_FIELD,
-        "api-contract",
-        update.owner_fields_immutable,
-    ),
-    Rule(
-        "update.cycles_enabled_immutable",
-        ErrorKey.IMMUTABLE_FIELD,
-        "spec 2.4 rule 4, 7.3",
-        update.cycles_enabled_immutable,
-    ),
-    Rule(
-        "update.cycles_mode_immutable",
-        ErrorKey.IMMUTABLE_FIELD,
-        "spec 2.4 rule 4, 7.3",
-        update.cycles_mode_immutable,
-    ),
-    Rule(
-        "update.cycles_fields_need_enabled_cycles",
-        ErrorKey.CYCLES_NOT_ENABLED,
-        "spec 2.4 rule 4; api-contract",
-        update.cycles_fields_need_enabled_cycles,
-    ),
-    Rule(
-        "update.campaign_not_finished",
-        ErrorKey.CAMPAIGN_FINISHED,
-        "api-contract",
-        update.campaign_not_finished,
-    ),
+    Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract", update.owner_fields_immutable),
+    Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", update.cycles_enabled_immutable),
+    Rule("update.cycles_mode_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", update.cycles_mode_immutable),
+    Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; api-contract", update.cycles_fields_need_enabled_cycles),
+    Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "api-contract", update.campaign_not_finished),
 )
+# fmt: on

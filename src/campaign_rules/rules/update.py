@@ -51,13 +51,43 @@ class Change:
 
     @functools.cached_property
     def merged(self) -> Document:
-        """The campaign after the patch, read as a creation payload."""
-        return Document(merge_patch(to_wire(self.existing), self.patch), self.directory)
+        """The campaign after the patch, read as a creation payload.
+
+        A patch that cannot be applied (not an object, or too large to read) leaves the
+        campaign as it is; `patch_is_object` reports it.
+        """
+        wire = to_wire(self.existing)
+        merged = wire if self.members is None else merge_patch(wire, self.patch)
+        return Document(merged, self.directory, is_creation=False)
+
+    @functools.cached_property
+    def cycles_patch(self) -> dict[str, object] | None:
+        """The patch's `cycles` member when it is a readable object."""
+        return read_object(self.members.get("cycles")) if self.members is not None else None
+
+    @functools.cached_property
+    def cycles_enabled_after(self) -> bool:
+        """Whether cycles are enabled once the patch is applied, judged from the patch itself.
+
+        Judging from the patch, not from the merged campaign, keeps a change that the merge
+        makes unreadable (an object pushed past 64 members) from looking like a change of
+        `enabled`.
+        """
+        if self.members is None or "cycles" not in self.members:
+            return self.cycles_were_enabled
+        if is_oversized_object(self.members["cycles"]):
+            return self.cycles_were_enabled  # not read at all: `known_members_only` reports it
+        block = self.cycles_patch
+        if block is None:
+            return False  # `null` or a value that is not an object removes the block
+        if "enabled" not in block:
+            return self.cycles_were_enabled
+        return block["enabled"] is True
 
     @property
     def is_empty(self) -> bool:
         """Whether the patch is `{}`, the one patch that changes nothing whatever the campaign."""
-        return self.members is not None and not self.members
+        return is_object(self.patch) and dict.__len__(self.patch) == 0  # type: ignore[arg-type]
 
     @property
     def cycles_were_enabled(self) -> bool:
@@ -92,25 +122,28 @@ def owner_fields_immutable(change: Change) -> Iterator[Finding]:
 
 def cycles_enabled_immutable(change: Change) -> Iterator[Finding]:
     """`cycles.enabled` keeps its value: enabled at creation or never (spec 2.4 rule 4)."""
-    if change.members is not None and change.cycles_were_enabled != change.merged.cycles_enabled:
+    if change.cycles_were_enabled != change.cycles_enabled_after:
         yield Finding("cycles.enabled", "cycles.enabled cannot be changed after creation")
 
 
 def cycles_mode_immutable(change: Change) -> Iterator[Finding]:
     """`cycles.mode` keeps its value (spec 2.4 rule 4)."""
     before = change.existing.cycles
-    if change.members is None or before is None or not change.merged.cycles_enabled:
+    block = change.cycles_patch
+    if before is None or not change.cycles_enabled_after or block is None or "mode" not in block:
         return  # enabling or disabling cycles is `cycles_enabled_immutable`'s to report
-    if change.merged.cycles_mode != before.mode:
+    if as_string(block["mode"]) != before.mode:
         yield Finding("cycles.mode", "cycles.mode cannot be changed after creation")
 
 
 def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
     """A change sets no cycles field but `enabled` on a campaign without cycles (api-contract)."""
-    if change.members is None or change.cycles_were_enabled:
+    if change.cycles_were_enabled or change.cycles_patch is None:
         return
-    cycles = read_object(change.members.get("cycles"))
-    for name, value in (cycles or {}).items():
+    raw = change.members["cycles"] if change.members is not None else None
+    if dict.__len__(raw) > len(change.cycles_patch):  # type: ignore[arg-type]
+        yield Finding("cycles", "cycles cannot be set: this campaign's cycles are not enabled")
+    for name, value in change.cycles_patch.items():
         if name != "enabled" and value is not None:
             path = member_path("cycles", name)
             yield Finding(path, f"{path} cannot be set: this campaign's cycles are not enabled")

@@ -1,0 +1,291 @@
+"""Data-driven rule cases: one JSON file per rule id in `tests/cases/`, run against the library.
+
+Each file names its rule, cites the spec clause or decision it proves, and lists cases. A case
+builds a creation payload (`payload`, or `base` with `set` and `drop`), optionally a
+`FakeDirectory` (`directory`), or an update (`update`), and gives the EXACT ordered list of
+`[rule_id, error_key, field]` the result must report. A case marked `"xfail": "reason"` records
+a library bug: it is the correct expectation and must fail until the library is fixed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campaign_rules import (
+    CampaignCreate,
+    CampaignStatus,
+    catalogue,
+    validate_create,
+    validate_update,
+)
+from tests.support import BASES, DROP, FakeDirectory, payload
+
+CASES_DIR = Path(__file__).parent / "cases"
+
+CASE_KEYS = {
+    "title",
+    "payload",
+    "base",
+    "set",
+    "drop",
+    "directory",
+    "update",
+    "violations",
+    "xfail",
+}
+DIRECTORY_KEYS = {"agents", "integrations", "tags", "billing_reached"}
+UPDATE_KEYS = {"existing_base", "existing_set", "patch", "status"}
+
+Triple = tuple[str, str, str | None]
+
+# D-statuses: the HTTP status of each error key the rules yield, and the api-contract's
+# precedence for the primary violation: 400, then 404, then 409, then 402; among equals, the first.
+STATUS_OF_KEY = {
+    "INVALID_REQUEST": 400,
+    "INVALID_INTEGRATION_TYPE": 400,
+    "INVALID_FILTER_TAG": 400,
+    "SCHEDULED_MODE_ONLY": 400,
+    "IMMUTABLE_FIELD": 400,
+    "CYCLES_NOT_ENABLED": 400,
+    "AGENT_NOT_FOUND": 404,
+    "INTEGRATION_NOT_FOUND": 404,
+    "CAMPAIGN_FINISHED": 409,
+    "BILLING_LIMIT_REACHED": 402,
+}
+PRECEDENCE = (400, 404, 409, 402)
+
+
+@cache
+def case_files() -> dict[str, dict[str, Any]]:
+    """Every case file, by file stem, as decoded JSON."""
+    return {
+        path.stem: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(CASES_DIR.glob("*.json"))
+    }
+
+
+def all_cases() -> Iterator[tuple[str, dict[str, Any]]]:
+    for stem, doc in case_files().items():
+        for case in doc["cases"]:
+            yield stem, case
+
+
+def expected_of(case: dict[str, Any]) -> list[Triple]:
+    return [(rule, key, field) for rule, key, field in case["violations"]]
+
+
+def triples(result: Any) -> list[Triple]:
+    return [(v.rule, v.key.value, v.field) for v in result.violations]
+
+
+def primary_of(expected: list[Triple]) -> Triple:
+    """The violation a response reports, by the api-contract's precedence."""
+    return min(expected, key=lambda triple: PRECEDENCE.index(STATUS_OF_KEY[triple[1]]))
+
+
+def catalogue_ids() -> list[str]:
+    return [info.id for info in catalogue()]
+
+
+# Building the inputs
+
+
+def build_payload(case: dict[str, Any]) -> object:
+    if "payload" in case:
+        return copy.deepcopy(case["payload"])
+    members: dict[str, Any] = copy.deepcopy(case.get("set", {}))
+    members.update(dict.fromkeys(case.get("drop", ()), DROP))
+    return payload(case["base"], **members)
+
+
+def build_directory(spec: dict[str, Any]) -> FakeDirectory:
+    """A FakeDirectory; each key given replaces that default, each key omitted keeps it."""
+    kwargs: dict[str, Any] = {}
+    if "agents" in spec:
+        kwargs["agents"] = set(spec["agents"])
+    if "integrations" in spec:
+        kwargs["integrations"] = {
+            (agent, integration): kind for agent, integration, kind in spec["integrations"]
+        }
+    if "tags" in spec:
+        kwargs["tags"] = set(spec["tags"])
+    if "billing_reached" in spec:
+        kwargs["billing_reached"] = spec["billing_reached"]
+    return FakeDirectory(**kwargs)
+
+
+def build_existing(update: dict[str, Any]) -> CampaignCreate:
+    created = validate_create(payload(update["existing_base"], **update.get("existing_set", {})))
+    assert created.ok, f"the existing campaign of an update case is invalid: {created.violations}"
+    assert created.value is not None
+    return created.value
+
+
+def run(case: dict[str, Any], directory: FakeDirectory | None) -> Any:
+    """Run the case's validation with `directory`; also check it leaves its input unchanged."""
+    if "update" in case:
+        update = case["update"]
+        existing = build_existing(update)
+        patch = copy.deepcopy(update["patch"])
+        before = copy.deepcopy(patch)
+        status = None if update.get("status") is None else CampaignStatus(update["status"])
+        result = validate_update(existing, patch, status=status, directory=directory)
+        assert patch == before, "validate_update changed the patch"
+        return result
+    body = build_payload(case)
+    before = copy.deepcopy(body)
+    result = validate_create(body, directory=directory)
+    assert body == before, "validate_create changed the payload"
+    return result
+
+
+# The cases
+
+
+def _params() -> Iterator[Any]:
+    for stem, case in all_cases():
+        marks = []
+        if "xfail" in case:
+            marks.append(pytest.mark.xfail(reason=case["xfail"], strict=True))
+        yield pytest.param(case, id=f"{stem}::{case['title']}", marks=marks)
+
+
+@pytest.mark.parametrize("case", list(_params()))
+def test_case(case: dict[str, Any]) -> None:
+    expected = expected_of(case)
+    directory = build_directory(case["directory"]) if "directory" in case else None
+    result = run(case, directory)
+
+    assert triples(result) == expected
+    assert result.ok is (not expected)
+    assert (result.value is None) is (not result.ok)
+    envelope = result.envelope()
+    json.dumps(envelope, allow_nan=False)
+    if result.ok:
+        assert envelope is None
+        assert result.status == (200 if "update" in case else 201)
+    else:
+        # spec 7.1 and D-envelope-field: the primary violation's key, a message, and its field.
+        _, key, field = primary_of(expected)
+        assert result.status == STATUS_OF_KEY[key]
+        assert envelope is not None
+        assert set(envelope) == {"success", "error", "message"} | ({"field"} if field else set())
+        assert envelope["success"] is False
+        assert envelope["error"] == key
+        assert isinstance(envelope["message"], str)
+        assert envelope["message"]
+        assert envelope.get("field") == field
+
+    # api-contract: what is found offline is always found with a directory too, and the
+    # look-up rules run after the offline ones, so the offline list is a prefix.
+    if directory is None:
+        directory = FakeDirectory()
+        offline, online = result, run(case, directory)
+    else:
+        offline, online = run(case, None), result
+    assert triples(online)[: len(offline.violations)] == triples(offline)
+
+    # api-contract, "Look-ups": billing_limit_reached always runs on a creation, past the
+    # 50-violation cap of D-hostile-input too; D-billing: never on an update. D-filter-lists and
+    # the library's one reading of a payload: no look-up is asked twice.
+    assert len(directory.calls) == len(set(directory.calls)), directory.calls
+    asked_billing = ("billing_limit_reached", ()) in directory.calls
+    assert asked_billing == ("update" not in case)
+
+
+# Meta-tests on the corpus
+
+
+def test_every_catalogue_rule_has_a_case_file() -> None:
+    missing = [rule for rule in catalogue_ids() if rule not in case_files()]
+    assert missing == []
+
+
+def test_every_case_file_names_an_existing_rule() -> None:
+    ids = set(catalogue_ids())
+    for stem, doc in case_files().items():
+        assert doc["rule"] == stem, f"{stem}.json names rule {doc['rule']!r}"
+        assert doc["rule"] in ids, f"{stem}.json: no rule {doc['rule']!r} in the catalogue"
+
+
+def test_every_rule_fires_in_the_corpus_and_is_silent_in_its_own_file() -> None:
+    fired = {
+        rule for _, case in all_cases() if "xfail" not in case for rule, _, _ in expected_of(case)
+    }
+    for rule in catalogue_ids():
+        assert rule in fired, f"no case shows {rule} firing"
+        own = case_files()[rule]["cases"]
+        assert any(rule not in {r for r, _, _ in expected_of(case)} for case in own), (
+            f"no case of {rule}.json shows it silent"
+        )
+
+
+def test_every_case_file_shows_its_own_rule_firing() -> None:
+    for stem, doc in case_files().items():
+        assert any(stem in {r for r, _, _ in expected_of(case)} for case in doc["cases"]), (
+            f"no case of {stem}.json shows it firing"
+        )
+
+
+def test_no_two_catalogue_rules_share_an_id() -> None:
+    ids = catalogue_ids()
+    assert len(ids) == len(set(ids))
+
+
+def test_every_case_file_cites_its_source() -> None:
+    for stem, doc in case_files().items():
+        assert isinstance(doc.get("cites"), str), stem
+        assert doc["cites"].strip(), f"{stem}.json has an empty cites"
+
+
+def test_case_files_are_well_formed() -> None:
+    keys_of_rule = {info.id: info.key.value for info in catalogue()}
+    lookup_rules = {info.id for info in catalogue() if info.stage == "lookup"}
+    for stem, doc in case_files().items():
+        assert set(doc) == {"rule", "cites", "cases"}, stem
+        assert doc["cases"], f"{stem}.json has no cases"
+        titles = [case.get("title") for case in doc["cases"]]
+        assert len(titles) == len(set(titles)), f"{stem}.json repeats a title"
+        for case in doc["cases"]:
+            where = f"{stem}.json: {case.get('title')!r}"
+            assert isinstance(case.get("title"), str), where
+            assert case["title"].strip(), where
+            assert set(case) <= CASE_KEYS, where
+            sources = [name for name in ("payload", "base", "update") if name in case]
+            assert len(sources) == 1, f"{where}: give one of payload, base, update"
+            if "base" in case:
+                assert case["base"] in BASES, where
+            else:
+                assert "set" not in case, where
+                assert "drop" not in case, where
+            assert isinstance(case.get("set", {}), dict), where
+            assert isinstance(case.get("drop", []), list), where
+            if "directory" in case:
+                assert set(case["directory"]) <= DIRECTORY_KEYS, where
+            if "update" in case:
+                update = case["update"]
+                assert set(update) <= UPDATE_KEYS, where
+                assert {"existing_base", "patch"} <= set(update), where
+                assert update["existing_base"] in BASES, where
+                assert update.get("status") in (None, *(s.value for s in CampaignStatus)), where
+            if "xfail" in case:
+                assert isinstance(case["xfail"], str), where
+                assert case["xfail"].strip(), where
+            assert isinstance(case["violations"], list), where
+            for triple in case["violations"]:
+                assert isinstance(triple, list), where
+                assert len(triple) == 3, where
+                rule, key, field = triple
+                assert rule in keys_of_rule, f"{where}: unknown rule {rule!r}"
+                assert key == keys_of_rule[rule], f"{where}: {rule} yields {keys_of_rule[rule]}"
+                assert key in STATUS_OF_KEY, f"{where}: no status known for {key}"
+                assert field is None or isinstance(field, str), where
+                if rule in lookup_rules:
+                    assert "directory" in case, f"{where}: {rule} needs a directory"

@@ -1,0 +1,395 @@
+"""The rules on single-valued members (`campaign_rules.rules.fields`).
+
+Sources: spec 2.1, 4.1 rule 1, 7.3, 8; decisions D-blank-name, D-agent-id, D-integration-id,
+D-timezone, D-channel-fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign_rules import ErrorKey, IntegrationType, validate_create
+from tests.support import AGENT, BASES, payload
+
+INVALID = ErrorKey.INVALID_REQUEST
+
+
+def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
+    return [(v.key, v.field, v.rule) for v in result.violations]
+
+
+def with_char(text: str, index: int, char: str) -> str:
+    return text[:index] + char + text[index + 1 :]
+
+
+class TestNameWithinMaxLength:
+    @pytest.mark.parametrize(
+        "name",
+        ["x", "x" * 255, "😀" * 255, "é" * 255, "e\u0301" * 127 + "x", "🇪🇸" * 127 + "x"],
+        ids=["1", "255", "255 emoji", "255 accented", "255 combining", "255 flags"],
+    )
+    def test_up_to_255_code_points_is_accepted(self, name: str) -> None:
+        result = validate_create(payload(name=name))
+        assert result.ok
+        assert result.value.name == name
+
+    @pytest.mark.parametrize(
+        "name",
+        ["x" * 256, "😀" * 256, "e\u0301" * 128, "🇪🇸" * 128, "x" * 10_000_000],
+        ids=["256", "256 emoji", "256 combining", "256 flags", "10M"],
+    )
+    def test_over_255_code_points_is_refused(self, name: str) -> None:
+        result = validate_create(payload(name=name))
+        assert found(result) == [(INVALID, "name", "name.within_max_length")]
+        assert result.violations[0].message == "name must be at most 255 characters"
+
+    def test_a_blank_name_over_the_limit_is_only_too_long(self) -> None:
+        result = validate_create(payload(name=" " * 256))
+        assert found(result) == [(INVALID, "name", "name.within_max_length")]
+
+
+class TestNameNotBlank:
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "",
+            " ",
+            "   ",
+            "\t",
+            "\n\r",
+            "\v\f",
+            "\u00a0",
+            "\u1680",
+            "\u2000\u200a",
+            "\u2028\u2029",
+            "\u202f",
+            "\u205f",
+            "\u3000",
+            "\ufeff",
+            " \u3000\t",
+        ],
+        ids=repr,
+    )
+    def test_a_name_of_white_space_only_is_refused(self, name: str) -> None:
+        result = validate_create(payload(name=name))
+        assert found(result) == [(INVALID, "name", "name.not_blank")]
+
+    @pytest.mark.parametrize(
+        "name", ["a", " a ", "\u3000x", "\u200b", "\u0085", "\x1c", "\u180e", "_", "."], ids=repr
+    )
+    def test_a_name_with_a_character_ecmascript_does_not_call_space_is_accepted(
+        self, name: str
+    ) -> None:
+        result = validate_create(payload(name=name))
+        assert result.ok
+        assert result.value.name == name
+
+    def test_a_blank_name_of_255_is_refused_as_blank(self) -> None:
+        assert found(validate_create(payload(name=" " * 255))) == [
+            (INVALID, "name", "name.not_blank")
+        ]
+
+
+V4 = AGENT
+VERSION_AT, VARIANT_AT = 14, 19
+
+
+class TestAgentIdIsUuidV4:
+    @pytest.mark.parametrize(
+        "agent_id",
+        [
+            V4,
+            V4.upper(),
+            with_char(V4, VARIANT_AT, "9"),
+            with_char(V4, VARIANT_AT, "a"),
+            with_char(V4, VARIANT_AT, "b"),
+            with_char(V4, VARIANT_AT, "A"),
+            with_char(V4, VARIANT_AT, "B"),
+            "00000000-0000-4000-8000-000000000000",
+            "ffffffff-ffff-4fff-bfff-ffffffffffff",
+        ],
+    )
+    def test_a_v4_uuid_of_either_case_is_accepted_and_lower_cased(self, agent_id: str) -> None:
+        result = validate_create(payload(agent_id=agent_id))
+        assert result.ok
+        assert result.value.agent_id == agent_id.lower()
+
+    def test_mixed_case_is_accepted(self) -> None:
+        mixed = "9B2f1C1e-3C4d-4E5f-8A6b-7C8d9E0f1A2b"
+        assert validate_create(payload(agent_id=mixed)).value.agent_id == AGENT
+
+    @pytest.mark.parametrize(
+        "agent_id",
+        [
+            "",
+            "nope",
+            "{" + V4 + "}",
+            "urn:uuid:" + V4,
+            V4.replace("-", ""),
+            V4[:-1],
+            V4 + "0",
+            " " + V4,
+            V4 + " ",
+            V4 + "\n",
+            with_char(V4, VERSION_AT, "1"),
+            with_char(V4, VERSION_AT, "3"),
+            with_char(V4, VERSION_AT, "5"),
+            with_char(V4, VERSION_AT, "7"),
+            with_char(V4, VERSION_AT, "0"),
+            with_char(V4, VARIANT_AT, "0"),
+            with_char(V4, VARIANT_AT, "7"),
+            with_char(V4, VARIANT_AT, "c"),
+            with_char(V4, VARIANT_AT, "C"),
+            with_char(V4, VARIANT_AT, "d"),
+            with_char(V4, VARIANT_AT, "e"),
+            with_char(V4, VARIANT_AT, "f"),
+            with_char(V4, 0, "g"),
+            with_char(V4, 0, "٩"),
+            with_char(V4, 0, "９"),
+            with_char(V4, 8, "_"),
+            V4[:8] + V4[9:13] + "-" + V4[8] + V4[13:],
+            "00000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-ffff-ffff-ffffffffffff",
+            "x" * 10_000_000,
+        ],
+        ids=lambda v: repr(v)[:60],
+    )
+    def test_anything_else_is_refused(self, agent_id: str) -> None:
+        result = validate_create(payload(agent_id=agent_id))
+        assert found(result) == [(INVALID, "agent_id", "agent_id.is_uuid_v4")]
+        assert result.violations[0].message == "agent_id must be a UUID v4 in 8-4-4-4-12 form"
+
+    def test_a_non_string_is_a_type_error_only(self) -> None:
+        assert found(validate_create(payload(agent_id=4))) == [
+            (INVALID, "agent_id", "payload.members_have_json_types")
+        ]
+
+
+class TestIntegrationIdNotEmpty:
+    def test_the_empty_string_is_refused(self) -> None:
+        result = validate_create(payload(integration_id=""))
+        assert found(result) == [(INVALID, "integration_id", "integration_id.not_empty")]
+
+    @pytest.mark.parametrize("integration_id", ["x", " ", "\u3000", "int-1", "x" * 10_000, "ñ"])
+    def test_any_non_empty_string_is_accepted(self, integration_id: str) -> None:
+        result = validate_create(payload(integration_id=integration_id))
+        assert result.ok
+        assert result.value.integration_id == integration_id
+
+    def test_a_non_string_is_a_type_error_only(self) -> None:
+        assert found(validate_create(payload(integration_id=0))) == [
+            (INVALID, "integration_id", "payload.members_have_json_types")
+        ]
+
+
+class TestIntegrationTypeIsSupported:
+    @pytest.mark.parametrize(
+        ("integration_type", "base"), [("phone_call", "phone_call"), ("whatsapp", "whatsapp")]
+    )
+    def test_the_two_channels_are_accepted(self, integration_type: str, base: str) -> None:
+        value = validate_create(payload(base, integration_type=integration_type)).value
+        assert value.integration_type is IntegrationType(integration_type)
+
+    @pytest.mark.parametrize(
+        "integration_type",
+        [
+            "sms",
+            "",
+            "PHONE_CALL",
+            "Phone_call",
+            "phone_call ",
+            " whatsapp",
+            "whatsApp",
+            "phone-call",
+            "email",
+            "x" * 10_000_000,
+        ],
+        ids=lambda v: repr(v)[:40],
+    )
+    def test_an_unsupported_string_is_invalid_integration_type(self, integration_type: str) -> None:
+        result = validate_create(payload(integration_type=integration_type))
+        assert found(result) == [
+            (ErrorKey.INVALID_INTEGRATION_TYPE, "integration_type", "integration_type.is_supported")
+        ]
+        assert result.status == 400
+
+    @pytest.mark.parametrize(
+        "integration_type", [5, None, True, ["phone_call"], {"type": "x"}], ids=repr
+    )
+    def test_a_non_string_is_invalid_request(self, integration_type: object) -> None:
+        result = validate_create(payload(integration_type=integration_type))
+        assert found(result) == [(INVALID, "integration_type", "payload.members_have_json_types")]
+
+    def test_an_unsupported_type_leaves_the_channel_fields_unjudged(self) -> None:
+        result = validate_create(
+            payload(integration_type="sms", first_message="hi", template="t", template_alt="u")
+        )
+        assert found(result) == [
+            (ErrorKey.INVALID_INTEGRATION_TYPE, "integration_type", "integration_type.is_supported")
+        ]
+
+
+class TestTimezoneIsIanaName:
+    @pytest.mark.parametrize(
+        "timezone",
+        [
+            "UTC",
+            "US/Eastern",
+            "America/Mexico_City",
+            "Europe/Madrid",
+            "Etc/GMT+5",
+            "Asia/Kolkata",
+            "America/Argentina/Buenos_Aires",
+            "EST5EDT",
+        ],
+    )
+    def test_an_iana_name_or_link_is_accepted(self, timezone: str) -> None:
+        result = validate_create(payload(timezone=timezone))
+        assert result.ok
+        assert result.value.timezone == timezone
+
+    @pytest.mark.parametrize(
+        "timezone",
+        [
+            "posix/Europe/Paris",
+            "right/UTC",
+            "../etc/passwd",
+            "../../../../etc/passwd",
+            "/usr/share/zoneinfo/UTC",
+            "/etc/localtime",
+            "localtime",
+            "Mars/Olympus",
+            "",
+            "utc",
+            "us/eastern",
+            "America/Mexico City",
+            " UTC",
+            "UTC ",
+            "UTC\x00",
+            "Europe/",
+            "Europe",
+            "Europe/Paris/",
+            "+01:00",
+            "zone.tab",
+            "tzdata.zi",
+            "__init__.py",
+            "x" * 10_000_000,
+        ],
+        ids=lambda v: repr(v)[:40],
+    )
+    def test_anything_else_is_refused(self, timezone: str) -> None:
+        result = validate_create(payload(timezone=timezone))
+        assert found(result) == [(INVALID, "timezone", "timezone.is_iana_name")]
+        assert result.violations[0].message == "timezone must be an IANA time zone name"
+
+    def test_the_default_is_america_mexico_city(self) -> None:
+        assert validate_create(payload()).value.timezone == "America/Mexico_City"
+
+
+class TestRetriesWithinBounds:
+    @pytest.mark.parametrize("retries", [0, 1, 4, 5, 0.0, 5.0])
+    def test_0_to_5_is_accepted(self, retries: float) -> None:
+        result = validate_create(payload(retries=retries))
+        assert result.ok
+        assert result.value.retries == retries
+
+    @pytest.mark.parametrize("retries", [-1, 6, -1.0, 6.0, 10**100, -(10**100), 2**63, 1e300])
+    def test_outside_0_to_5_is_refused(self, retries: float) -> None:
+        result = validate_create(payload(retries=retries))
+        assert found(result) == [(INVALID, "retries", "retries.within_bounds")]
+        assert result.violations[0].message == "retries must be from 0 to 5"
+
+    def test_the_default_is_1(self) -> None:
+        assert validate_create(payload()).value.retries == 1
+
+
+class TestMessageLimitWithinBounds:
+    @pytest.mark.parametrize("limit", [1, 2, 250, 9999, 10000, 1.0, 1e4])
+    def test_1_to_10000_is_accepted(self, limit: float) -> None:
+        result = validate_create(payload(message_limit=limit))
+        assert result.ok
+        assert result.value.message_limit == limit
+
+    @pytest.mark.parametrize("limit", [0, -1, 10001, -0.0, 10001.0, 10**30])
+    def test_outside_1_to_10000_is_refused(self, limit: float) -> None:
+        result = validate_create(payload(message_limit=limit))
+        assert found(result) == [(INVALID, "message_limit", "message_limit.within_bounds")]
+        assert result.violations[0].message == "message_limit must be from 1 to 10000"
+
+    def test_the_default_is_250(self) -> None:
+        assert validate_create(payload()).value.message_limit == 250
+
+
+class TestChannelFieldsMatchIntegrationType:
+    @pytest.mark.parametrize(
+        ("base", "name"),
+        [
+            ("whatsapp", "first_message"),
+            ("phone_call", "template"),
+            ("phone_call", "template_alt"),
+        ],
+    )
+    @pytest.mark.parametrize("text", ["", "hello"])
+    def test_a_field_of_the_other_channel_is_refused(self, base: str, name: str, text: str) -> None:
+        result = validate_create(payload(base, **{name: text}))
+        assert found(result) == [(INVALID, name, "channel.fields_match_integration_type")]
+        assert result.status == 400
+
+    @pytest.mark.parametrize(
+        ("base", "members"),
+        [
+            ("phone_call", {"first_message": ""}),
+            ("phone_call", {"first_message": "Hello, this is Ana."}),
+            ("whatsapp", {"template": "", "template_alt": ""}),
+            ("whatsapp", {"template": "a", "template_alt": "b"}),
+            ("whatsapp", {"template_alt": "b"}),
+        ],
+    )
+    def test_a_field_of_its_own_channel_is_accepted(
+        self, base: str, members: dict[str, str]
+    ) -> None:
+        result = validate_create(payload(base, **members))
+        assert result.ok
+        for name, text in members.items():
+            assert getattr(result.value, name) == text
+
+    def test_every_misplaced_field_is_reported_in_table_order(self) -> None:
+        result = validate_create(payload("phone_call", template_alt="b", template="a"))
+        assert found(result) == [
+            (INVALID, "template", "channel.fields_match_integration_type"),
+            (INVALID, "template_alt", "channel.fields_match_integration_type"),
+        ]
+
+    def test_the_message_names_the_channel(self) -> None:
+        result = validate_create(payload("whatsapp", first_message="hi"))
+        assert result.violations[0].message == "first_message is for phone_call campaigns only"
+
+
+class TestValueDefaults:
+    def test_defaults_are_applied_in_the_value(self) -> None:
+        value = validate_create(payload()).value
+        assert value.timezone == "America/Mexico_City"
+        assert value.retries == 1
+        assert value.message_limit == 250
+        assert value.description is None
+        assert value.first_message is None
+        assert value.template is None
+        assert value.template_alt is None
+        assert value.scheduling is None
+        assert value.cycles is None
+
+    def test_given_values_replace_the_defaults(self) -> None:
+        value = validate_create(
+            payload(timezone="UTC", retries=0, message_limit=10000, description="")
+        ).value
+        assert (value.timezone, value.retries, value.message_limit) == ("UTC", 0, 10000)
+        assert value.description == ""
+
+    @pytest.mark.parametrize("base", sorted(BASES))
+    def test_the_value_holds_the_given_members(self, base: str) -> None:
+        value = validate_create(payload(base)).value
+        for name, member in BASES[base].items():
+            if name not in ("scheduling", "cycles"):
+                assert getattr(value, name) == member

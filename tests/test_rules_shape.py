@@ -1,0 +1,662 @@
+"""The shape rules (`campaign_rules.rules.shape`): object, known and required members, types.
+
+Sources: spec 2.1, 2.3, 2.4; decisions D-unknown-members, D-window-members, D-null-members,
+D-integral-floats and D-hostile-input.
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime
+import decimal
+import math
+import types
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from campaign_rules import ErrorKey, validate_create
+from tests.support import AGENT, BASES, DROP, PHONE_INTEGRATION, WINDOW, payload
+
+INVALID = ErrorKey.INVALID_REQUEST
+
+
+def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
+    return [(v.key, v.field, v.rule) for v in result.violations]
+
+
+# Hostile values: subclasses of the JSON types whose overridden methods raise once armed.
+
+TRAPPED = (
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__hash__",
+    "__len__",
+    "__iter__",
+    "__getitem__",
+    "__contains__",
+    "__str__",
+    "__repr__",
+    "__format__",
+    "__bool__",
+    "__int__",
+    "__float__",
+    "__index__",
+    "keys",
+    "items",
+    "values",
+    "get",
+    "copy",
+    "lower",
+    "strip",
+)
+
+
+class Trap:
+    """Whether the hostile classes' overridden methods raise (off while a test builds them)."""
+
+    armed = False
+
+
+class HostileCall(Exception):
+    pass
+
+
+def hostile(base: type) -> type:
+    def trap(name: str) -> Any:
+        original = getattr(base, name)
+
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if Trap.armed:
+                raise HostileCall(name)
+            return original(self, *args, **kwargs)
+
+        return method
+
+    members = {name: trap(name) for name in TRAPPED if hasattr(base, name)}
+    return type(f"Hostile{base.__name__.title()}", (base,), members)
+
+
+HostileDict = hostile(dict)
+HostileStr = hostile(str)
+HostileList = hostile(list)
+HostileInt = hostile(int)
+HostileFloat = hostile(float)
+
+
+class HostileObject:
+    """Not a JSON value at all; once armed, every method a reader might call raises."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if Trap.armed:
+            raise HostileCall(name)
+        return object.__getattribute__(self, name)
+
+    def __eq__(self, other: object) -> bool:
+        raise HostileCall("__eq__")
+
+    def __hash__(self) -> int:
+        raise HostileCall("__hash__")
+
+    def __len__(self) -> int:
+        raise HostileCall("__len__")
+
+    def __iter__(self) -> Iterator[Any]:
+        raise HostileCall("__iter__")
+
+    def __getitem__(self, key: object) -> Any:
+        raise HostileCall("__getitem__")
+
+    def __str__(self) -> str:
+        raise HostileCall("__str__")
+
+    def __bool__(self) -> bool:
+        raise HostileCall("__bool__")
+
+
+def label(value: object) -> str:
+    """A test id that runs no code of a hostile value."""
+    return "HostileObject" if type(value) is HostileObject else repr(value)[:40]
+
+
+def validate_armed(body: object) -> Any:
+    Trap.armed = True
+    try:
+        return validate_create(body)
+    finally:
+        Trap.armed = False
+
+
+class ForeignMapping(Mapping[str, object]):
+    """A Mapping that is not a dict; reading it would run its code."""
+
+    def __getitem__(self, key: str) -> object:
+        raise HostileCall("__getitem__")
+
+    def __iter__(self) -> Iterator[str]:
+        raise HostileCall("__iter__")
+
+    def __len__(self) -> int:
+        raise HostileCall("__len__")
+
+
+class TestPayloadIsObject:
+    @pytest.mark.parametrize(
+        "body",
+        [
+            None,
+            [],
+            [("name", "x")],
+            "",
+            '{"name": "x"}',
+            0,
+            5,
+            1.5,
+            True,
+            (),
+            tuple(BASES["phone_call"].items()),
+            {"name"},
+            b"{}",
+            types.MappingProxyType(dict(BASES["phone_call"])),
+            ForeignMapping(),
+            HostileObject(),
+        ],
+        ids=label,
+    )
+    def test_a_body_that_is_not_a_dict_is_one_violation(self, body: object) -> None:
+        result = validate_armed(body)
+        assert found(result) == [(INVALID, None, "payload.is_object")]
+        assert result.status == 400
+        assert result.value is None
+
+    @pytest.mark.parametrize("cls", [dict, collections.OrderedDict, HostileDict])
+    def test_a_dict_or_dict_subclass_is_an_object(self, cls: type) -> None:
+        result = validate_armed(cls(BASES["phone_call"]))
+        assert result.ok
+        assert result.value == validate_create(BASES["phone_call"]).value
+
+
+class TestKnownMembersOnly:
+    @pytest.mark.parametrize(
+        ("body", "field"),
+        [
+            (payload(retry=2), "retry"),
+            (payload(Name="x"), "Name"),
+            (payload(id=1), "id"),
+            (payload(status="active"), "status"),
+            (
+                payload(scheduling={"mon": dict(WINDOW), "monday": dict(WINDOW)}),
+                "scheduling.monday",
+            ),
+            (payload(scheduling={"mon": {**WINDOW, "colour": "red"}}), "scheduling.mon.colour"),
+            (payload("cooldown", cycles={**BASES["cooldown"]["cycles"], "x": 1}), "cycles.x"),
+            (
+                payload(
+                    "scheduled",
+                    cycles={
+                        **BASES["scheduled"]["cycles"],
+                        "schedule": {"fri": {**WINDOW, "tz": "UTC"}},
+                    },
+                ),
+                "cycles.schedule.fri.tz",
+            ),
+            (
+                payload(
+                    "scheduled",
+                    cycles={**BASES["scheduled"]["cycles"], "schedule": {"funday": dict(WINDOW)}},
+                ),
+                "cycles.schedule.funday",
+            ),
+        ],
+    )
+    def test_an_unknown_member_is_refused_at_its_path(self, body: object, field: str) -> None:
+        assert found(validate_create(body)) == [(INVALID, field, "payload.known_members_only")]
+
+    @pytest.mark.parametrize(
+        "key", [5, None, 1.5, ("name",), b"name", True, frozenset()], ids=label
+    )
+    @pytest.mark.parametrize(
+        ("where", "field"),
+        [
+            ("root", None),
+            ("scheduling", "scheduling"),
+            ("window", "scheduling.mon"),
+            ("cycles", "cycles"),
+        ],
+    )
+    def test_a_member_name_that_is_not_a_string_is_refused_at_its_object(
+        self, key: object, where: str, field: str | None
+    ) -> None:
+        body = payload("cooldown")
+        target = {
+            "root": body,
+            "scheduling": body["scheduling"],
+            "window": body["scheduling"]["mon"],
+            "cycles": body["cycles"],
+        }[where]
+        target[key] = "x"
+        result = validate_create(body)
+        assert found(result) == [(INVALID, field, "payload.known_members_only")]
+        assert "not a string" in result.violations[0].message
+
+    def test_a_string_subclass_name_is_read_as_its_string(self) -> None:
+        body = {HostileStr(name): value for name, value in BASES["cooldown"].items()}
+        result = validate_armed(body)
+        assert result.ok
+        assert result.value == validate_create(BASES["cooldown"]).value
+
+    def test_a_string_subclass_name_that_is_unknown_is_named_by_its_characters(self) -> None:
+        result = validate_armed({**BASES["phone_call"], HostileStr("colour"): 1})
+        assert found(result) == [(INVALID, "colour", "payload.known_members_only")]
+
+    @pytest.mark.parametrize(
+        ("name", "shown"),
+        [
+            ("x" * 63, "x" * 63),
+            ("x" * 64, "x" * 64),
+            ("x" * 65, "x" * 64 + "…"),
+            ("é" * 10_000, "é" * 64 + "…"),
+        ],
+    )
+    def test_a_long_member_name_is_cut_to_64_characters(self, name: str, shown: str) -> None:
+        root = validate_create(payload(**{name: 1}))
+        assert found(root) == [(INVALID, shown, "payload.known_members_only")]
+        nested = validate_create(payload(scheduling={"mon": {**WINDOW, name: 1}}))
+        assert found(nested) == [(INVALID, f"scheduling.mon.{shown}", "payload.known_members_only")]
+        assert len(nested.violations[0].message) < 200
+
+    def test_an_object_of_64_members_is_read(self) -> None:
+        body = payload(**{f"extra{i}": i for i in range(64 - len(BASES["phone_call"]))})
+        assert len(body) == 64
+        result = validate_create(body)
+        assert {v.rule for v in result.violations} == {"payload.known_members_only"}
+        assert all(v.message.endswith("is not a known field") for v in result.violations)
+
+    def test_a_payload_of_65_members_is_refused_whole_as_one_violation(self) -> None:
+        body = payload(**{f"extra{i}": i for i in range(65 - len(BASES["phone_call"]))})
+        assert len(body) == 65
+        result = validate_create(body)
+        assert found(result) == [(INVALID, None, "payload.known_members_only")]
+        assert "64" in result.violations[0].message
+
+    def test_a_huge_payload_is_refused_unread(self) -> None:
+        body = HostileDict({f"m{i}": HostileObject() for i in range(100_000)})
+        assert found(validate_armed(body)) == [(INVALID, None, "payload.known_members_only")]
+
+    @pytest.mark.parametrize(
+        ("base", "path"),
+        [
+            ("phone_call", ("scheduling",)),
+            ("phone_call", ("scheduling", "mon")),
+            ("cooldown", ("cycles",)),
+            ("scheduled", ("cycles", "schedule")),
+            ("scheduled", ("cycles", "schedule", "wed")),
+        ],
+    )
+    def test_a_nested_object_of_65_members_is_one_violation_at_its_path(
+        self, base: str, path: tuple[str, ...]
+    ) -> None:
+        body = payload(base)
+        if path[0] == "scheduling":
+            body["scheduling"] = {"mon": dict(WINDOW)}
+        parent = body
+        for name in path[:-1]:
+            parent = parent[name]
+        big = dict(parent[path[-1]])
+        big.update({f"extra{i}": None for i in range(65 - len(big))})
+        parent[path[-1]] = big
+        assert found(validate_create(body)) == [
+            (INVALID, ".".join(path), "payload.known_members_only")
+        ]
+
+    def test_a_window_of_64_members_is_read(self) -> None:
+        window = {**WINDOW, **{f"extra{i}": 1 for i in range(61)}}
+        result = validate_create(payload(scheduling={"mon": window}))
+        assert len(result.violations) == 50
+        assert result.violations[0].field == "scheduling.mon.extra0"
+
+
+class TestRequiredMembersPresent:
+    @pytest.mark.parametrize("name", ["name", "agent_id", "integration_id", "integration_type"])
+    def test_a_required_member_of_the_payload_is_required(self, name: str) -> None:
+        result = validate_create(payload(**{name: DROP}))
+        assert found(result) == [(INVALID, name, "payload.required_members_present")]
+        assert result.violations[0].message == f"{name} is required"
+
+    def test_an_empty_payload_lacks_all_four_in_table_order(self) -> None:
+        assert found(validate_create({})) == [
+            (INVALID, name, "payload.required_members_present")
+            for name in ("name", "agent_id", "integration_id", "integration_type")
+        ]
+
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "description",
+            "timezone",
+            "retries",
+            "message_limit",
+            "first_message",
+            "scheduling",
+            "cycles",
+        ],
+    )
+    def test_optional_members_may_be_left_out(self, name: str) -> None:
+        assert validate_create(payload("cooldown", **{name: DROP})).ok
+
+    @pytest.mark.parametrize("name", ["startTime", "stopTime", "active"])
+    def test_every_window_member_is_required(self, name: str) -> None:
+        window = {k: v for k, v in WINDOW.items() if k != name}
+        result = validate_create(payload(scheduling={"mon": window}))
+        assert found(result) == [
+            (INVALID, f"scheduling.mon.{name}", "payload.required_members_present")
+        ]
+        cycles = {**BASES["scheduled"]["cycles"], "schedule": {"wed": window}}
+        result = validate_create(payload("scheduled", cycles=cycles))
+        assert found(result) == [
+            (INVALID, f"cycles.schedule.wed.{name}", "payload.required_members_present")
+        ]
+
+    def test_a_required_member_sent_as_null_is_a_type_error_not_missing(self) -> None:
+        assert found(validate_create(payload(name=None))) == [
+            (INVALID, "name", "payload.members_have_json_types")
+        ]
+
+    def test_an_empty_schedule_has_no_window_and_is_valid(self) -> None:
+        assert validate_create(payload(scheduling={})).value.scheduling is not None
+
+
+INTEGER_MEMBERS = [("retries", None), ("message_limit", None)]
+CYCLES_INTEGER_MEMBERS = ["max_iterations", "cooldown_minutes"]
+
+NOT_INTEGERS = [
+    True,
+    False,
+    "3",
+    "",
+    1.5,
+    -0.5,
+    math.nan,
+    math.inf,
+    -math.inf,
+    None,
+    [],
+    [3],
+    {},
+    decimal.Decimal(3),
+    (3,),
+    3j,
+    HostileObject(),
+]
+NOT_STRINGS = [5, 0, 1.5, True, None, [], ["x"], {}, b"bytes", ("x",), HostileObject()]
+
+
+class TestMembersHaveJsonTypes:
+    @pytest.mark.parametrize("value", NOT_INTEGERS, ids=label)
+    @pytest.mark.parametrize("name", ["retries", "message_limit"])
+    def test_an_integer_member_refuses_non_integers(self, name: str, value: object) -> None:
+        result = validate_create(payload(**{name: value}))
+        assert found(result) == [(INVALID, name, "payload.members_have_json_types")]
+        assert result.violations[0].message == f"{name} must be an integer"
+
+    @pytest.mark.parametrize("value", NOT_INTEGERS, ids=label)
+    @pytest.mark.parametrize("name", CYCLES_INTEGER_MEMBERS)
+    def test_a_cycles_integer_member_refuses_non_integers(self, name: str, value: object) -> None:
+        cycles = {**BASES["cooldown"]["cycles"], name: value}
+        result = validate_create(payload("cooldown", cycles=cycles))
+        assert found(result) == [(INVALID, f"cycles.{name}", "payload.members_have_json_types")]
+
+    @pytest.mark.parametrize(
+        ("value", "number"), [(1.0, 1), (3.0, 3), (-0.0, 0), (0.0, 0), (5, 5), (2.0**0, 1)]
+    )
+    def test_an_integral_float_is_its_integer(self, value: float, number: int) -> None:
+        result = validate_create(payload(retries=value))
+        assert result.ok
+        assert result.value.retries == number
+        assert type(result.value.retries) is int
+
+    def test_an_integral_float_reads_as_an_integer_in_cycles_too(self) -> None:
+        cycles = {**BASES["cooldown"]["cycles"], "max_iterations": 12.0, "cooldown_minutes": -0.0}
+        value = validate_create(payload("cooldown", cycles=cycles)).value
+        assert (value.cycles.max_iterations, value.cycles.cooldown_minutes) == (12, 0)
+        assert type(value.cycles.max_iterations) is type(value.cycles.cooldown_minutes) is int
+
+    @pytest.mark.parametrize("value", NOT_STRINGS, ids=label)
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "name",
+            "description",
+            "agent_id",
+            "integration_id",
+            "integration_type",
+            "timezone",
+            "first_message",
+        ],
+    )
+    def test_a_string_member_refuses_non_strings(self, name: str, value: object) -> None:
+        result = validate_create(payload(**{name: value}))
+        assert found(result) == [(INVALID, name, "payload.members_have_json_types")]
+        assert result.violations[0].message == f"{name} must be a string"
+
+    @pytest.mark.parametrize("name", ["template", "template_alt"])
+    def test_the_whatsapp_strings_refuse_non_strings(self, name: str) -> None:
+        result = validate_create(payload("whatsapp", **{name: 7}))
+        assert found(result) == [(INVALID, name, "payload.members_have_json_types")]
+
+    @pytest.mark.parametrize("value", ["mon", 1, None, [], [dict(WINDOW)], True], ids=label)
+    def test_scheduling_must_be_an_object(self, value: object) -> None:
+        result = validate_create(payload(scheduling=value))
+        assert found(result) == [(INVALID, "scheduling", "payload.members_have_json_types")]
+        assert result.violations[0].message == "scheduling must be an object"
+
+    @pytest.mark.parametrize("value", ["09:00", None, [], 1, True], ids=label)
+    def test_a_weekday_must_be_an_object(self, value: object) -> None:
+        result = validate_create(payload(scheduling={"mon": value}))
+        assert found(result) == [(INVALID, "scheduling.mon", "payload.members_have_json_types")]
+
+    @pytest.mark.parametrize("value", ["true", 1, 0, None, "yes", []], ids=label)
+    def test_window_active_must_be_a_boolean(self, value: object) -> None:
+        result = validate_create(payload(scheduling={"mon": {**WINDOW, "active": value}}))
+        assert found(result) == [
+            (INVALID, "scheduling.mon.active", "payload.members_have_json_types")
+        ]
+        assert result.violations[0].message == "scheduling.mon.active must be a boolean"
+
+    @pytest.mark.parametrize("value", [900, 9.0, None, ["09:00"], datetime.time(9)], ids=label)
+    @pytest.mark.parametrize("name", ["startTime", "stopTime"])
+    def test_window_times_must_be_strings(self, name: str, value: object) -> None:
+        result = validate_create(payload(scheduling={"mon": {**WINDOW, name: value}}))
+        assert found(result) == [
+            (INVALID, f"scheduling.mon.{name}", "payload.members_have_json_types")
+        ]
+
+    @pytest.mark.parametrize("value", ["a", ("a",), {"a"}, None, {}, 1], ids=label)
+    @pytest.mark.parametrize("name", ["filter_statuses", "filter_tags"])
+    def test_filter_lists_must_be_arrays(self, name: str, value: object) -> None:
+        cycles = {**BASES["cooldown"]["cycles"], name: value}
+        result = validate_create(payload("cooldown", cycles=cycles))
+        assert found(result) == [(INVALID, f"cycles.{name}", "payload.members_have_json_types")]
+        assert result.violations[0].message == f"cycles.{name} must be an array"
+
+    @pytest.mark.parametrize("value", [1, None, "cooldown", True], ids=label)
+    def test_cycles_must_be_an_object(self, value: object) -> None:
+        result = validate_create(payload(cycles=value))
+        assert found(result) == [(INVALID, "cycles", "payload.members_have_json_types")]
+
+    @pytest.mark.parametrize("value", [1, None, ["cooldown"]], ids=label)
+    def test_cycles_mode_must_be_a_string(self, value: object) -> None:
+        cycles = {**BASES["cooldown"]["cycles"], "mode": value}
+        result = validate_create(payload("cooldown", cycles=cycles))
+        assert found(result) == [(INVALID, "cycles.mode", "payload.members_have_json_types")]
+
+    @pytest.mark.parametrize("name", ["schedule_start_date", "schedule_end_date"])
+    def test_the_two_dates_take_null(self, name: str) -> None:
+        cycles = {**BASES["scheduled"]["cycles"], name: None}
+        assert validate_create(payload("scheduled", cycles=cycles)).ok
+
+    @pytest.mark.parametrize(
+        "value", [20260301, datetime.date(2026, 3, 1), [], {}, True], ids=label
+    )
+    @pytest.mark.parametrize("name", ["schedule_start_date", "schedule_end_date"])
+    def test_the_two_dates_refuse_other_types(self, name: str, value: object) -> None:
+        cycles = {**BASES["scheduled"]["cycles"], name: value}
+        result = validate_create(payload("scheduled", cycles=cycles))
+        assert found(result) == [(INVALID, f"cycles.{name}", "payload.members_have_json_types")]
+        assert result.violations[0].message == f"cycles.{name} must be a string or null"
+
+    @pytest.mark.parametrize(
+        ("name", "base"),
+        [
+            ("description", "phone_call"),
+            ("timezone", "phone_call"),
+            ("retries", "phone_call"),
+            ("message_limit", "phone_call"),
+            ("first_message", "phone_call"),
+            ("template", "whatsapp"),
+            ("template_alt", "whatsapp"),
+            ("scheduling", "phone_call"),
+            ("cycles", "phone_call"),
+        ],
+    )
+    def test_null_is_not_absent(self, name: str, base: str) -> None:
+        assert found(validate_create(payload(base, **{name: None}))) == [
+            (INVALID, name, "payload.members_have_json_types")
+        ]
+
+    @pytest.mark.parametrize("name", ["schedule", "max_iterations", "mode", "filter_tags"])
+    def test_null_is_refused_inside_an_enabled_block(self, name: str) -> None:
+        cycles = {**BASES["scheduled"]["cycles"], name: None}
+        result = validate_create(payload("scheduled", cycles=cycles))
+        assert found(result) == [(INVALID, f"cycles.{name}", "payload.members_have_json_types")]
+
+    def test_subclasses_of_the_json_types_are_read_as_their_base_values(self) -> None:
+        class S(str):
+            pass
+
+        class N(int):
+            pass
+
+        class F(float):
+            pass
+
+        class L(list):  # type: ignore[type-arg]
+            pass
+
+        class D(dict):  # type: ignore[type-arg]
+            pass
+
+        body = D(
+            name=S("Debt reminders"),
+            agent_id=S(AGENT),
+            integration_id=S(PHONE_INTEGRATION),
+            integration_type=S("phone_call"),
+            retries=N(2),
+            message_limit=F(30.0),
+            scheduling=D(mon=D(startTime=S("09:00"), stopTime=S("17:00"), active=True)),
+            cycles=D(
+                enabled=True,
+                mode=S("cooldown"),
+                max_iterations=N(3),
+                cooldown_minutes=F(0.0),
+                filter_statuses=L([S("converted")]),
+            ),
+        )
+        value = validate_create(body).value
+        assert value is not None
+        assert (value.name, value.retries, value.message_limit) == ("Debt reminders", 2, 30)
+        assert type(value.name) is str
+        assert type(value.agent_id) is str
+        assert type(value.integration_id) is str
+        assert type(value.retries) is int
+        assert type(value.message_limit) is int
+        assert type(value.cycles.max_iterations) is int
+        assert value.cycles.filter_statuses == ("converted",)
+        assert type(value.cycles.filter_statuses) is tuple
+        assert type(value.cycles.filter_statuses[0]) is str
+
+    def test_hostile_subclasses_run_none_of_their_methods(self) -> None:
+        window = HostileDict(
+            {
+                HostileStr("startTime"): HostileStr("09:00"),
+                "stopTime": HostileStr("17:00"),
+                "active": True,
+            }
+        )
+        body = HostileDict(
+            {
+                HostileStr("name"): HostileStr("Debt reminders"),
+                "agent_id": HostileStr(AGENT.upper()),
+                "integration_id": HostileStr(PHONE_INTEGRATION),
+                "integration_type": HostileStr("phone_call"),
+                "timezone": HostileStr("UTC"),
+                "retries": HostileInt(2),
+                "message_limit": HostileFloat(30.0),
+                "scheduling": HostileDict({"mon": window}),
+                "cycles": HostileDict(
+                    {
+                        "enabled": True,
+                        "mode": HostileStr("cooldown"),
+                        "max_iterations": HostileInt(3),
+                        "cooldown_minutes": HostileFloat(0.0),
+                        "filter_statuses": HostileList([HostileStr("converted")]),
+                        "filter_tags": HostileList([HostileStr("tag-vip"), HostileStr("tag-3")]),
+                    }
+                ),
+            }
+        )
+        result = validate_armed(body)
+        assert result.ok, found(result)
+        value = result.value
+        assert value.name == "Debt reminders"
+        assert type(value.name) is str
+        assert value.agent_id == AGENT
+        assert type(value.timezone) is str
+        assert (value.retries, value.message_limit) == (2, 30)
+        assert type(value.message_limit) is int
+        assert value.scheduling.mon.start_time == datetime.time(9)
+        assert value.cycles.filter_tags == ("tag-vip", "tag-3")
+        assert all(type(tag) is str for tag in value.cycles.filter_tags)
+
+    @pytest.mark.parametrize(
+        ("member", "field"),
+        [
+            ("name", "name"),
+            ("retries", "retries"),
+            ("scheduling", "scheduling"),
+            ("cycles", "cycles"),
+        ],
+    )
+    def test_a_hostile_non_json_value_is_refused_by_type(self, member: str, field: str) -> None:
+        result = validate_armed(payload(**{member: HostileObject()}))
+        assert found(result) == [(INVALID, field, "payload.members_have_json_types")]
+
+    @pytest.mark.parametrize(
+        "value",
+        [
+            HostileStr("x"),
+            HostileInt(3),
+            HostileFloat(1.5),
+            HostileList(["x"]),
+            HostileDict({"a": 1}),
+        ],
+        ids=lambda v: type(v).__name__,
+    )
+    def test_a_hostile_subclass_of_the_wrong_type_is_refused_by_type(self, value: object) -> None:
+        result = validate_armed(payload(scheduling={"mon": {**WINDOW, "active": value}}))
+        assert found(result) == [
+            (INVALID, "scheduling.mon.active", "payload.members_have_json_types")
+        ]
+
+    def test_a_hostile_filter_item_is_read_as_its_string(self) -> None:
+        cycles = {
+            **BASES["cooldown"]["cycles"],
+            "filter_statuses": HostileList([HostileStr("a"), HostileStr("a"), HostileStr("")]),
+        }
+        result = validate_armed(payload("cooldown", cycles=cycles))
+        assert found(result) == [
+            (INVALID, "cycles.filter_statuses[2]", "cycles.filter_items_are_non_empty_strings"),
+            (INVALID, "cycles.filter_statuses[1]", "cycles.filter_items_are_unique"),
+        ]
