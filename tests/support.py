@@ -13,6 +13,32 @@ PHONE_INTEGRATION = "int-phone-1"
 WHATSAPP_INTEGRATION = "int-wa-1"
 TAGS = ("tag-vip", "tag-optout", "tag-3")
 
+# D-statuses (docs/decisions.md), written here from the page, not read from the library:
+# the HTTP status of every error key.
+STATUS = {
+    "INVALID_REQUEST": 400,
+    "INVALID_INTEGRATION_TYPE": 400,
+    "INVALID_FILTER_TAG": 400,
+    "SCHEDULED_MODE_ONLY": 400,
+    "IMMUTABLE_FIELD": 400,
+    "CYCLES_NOT_ENABLED": 400,
+    "INVALID_STATUS": 400,
+    "UNKNOWN_ACTION": 400,
+    "INVALID_PHONE_NUMBER": 400,
+    "MISSING_CONTACT": 400,
+    "BILLING_LIMIT_REACHED": 402,
+    "FORBIDDEN": 403,
+    "NOT_FOUND": 404,
+    "AGENT_NOT_FOUND": 404,
+    "INTEGRATION_NOT_FOUND": 404,
+    "CONTACT_NOT_FOUND": 404,
+    "CAMPAIGN_FINISHED": 409,
+    "CONTACT_NOT_DELETABLE": 409,
+    "INVALID_STATUS_TRANSITION": 409,
+    "RATE_LIMITED": 429,
+    "SERVER_ERROR": 500,
+}
+
 WINDOW = {"startTime": "09:00", "stopTime": "17:00", "active": True}
 
 # Valid payloads, one per channel and cycles mode; tests copy them with `payload(...)`.

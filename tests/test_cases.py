@@ -25,7 +25,7 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
-from tests.support import BASES, DROP, FakeDirectory, payload
+from tests.support import BASES, DROP, STATUS, FakeDirectory, payload
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -47,18 +47,7 @@ Triple = tuple[str, str, str | None]
 
 # D-statuses: the HTTP status of each error key the rules yield, and the api-contract's
 # precedence for the primary violation: 400, then 404, then 409, then 402; among equals, the first.
-STATUS_OF_KEY = {
-    "INVALID_REQUEST": 400,
-    "INVALID_INTEGRATION_TYPE": 400,
-    "INVALID_FILTER_TAG": 400,
-    "SCHEDULED_MODE_ONLY": 400,
-    "IMMUTABLE_FIELD": 400,
-    "CYCLES_NOT_ENABLED": 400,
-    "AGENT_NOT_FOUND": 404,
-    "INTEGRATION_NOT_FOUND": 404,
-    "CAMPAIGN_FINISHED": 409,
-    "BILLING_LIMIT_REACHED": 402,
-}
+STATUS_OF_KEY = STATUS
 PRECEDENCE = (400, 404, 409, 402)
 
 

@@ -26,7 +26,7 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
-from tests.support import BASES, WINDOW, FakeDirectory, payload
+from tests.support import BASES, STATUS, WINDOW, FakeDirectory, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
 
@@ -53,31 +53,6 @@ SPEC_KEYS = (
     "INVALID_STATUS_TRANSITION",
     "BILLING_LIMIT_REACHED",
 )
-
-# D-statuses: the HTTP status of every key.
-STATUS = {
-    "INVALID_REQUEST": 400,
-    "INVALID_INTEGRATION_TYPE": 400,
-    "INVALID_FILTER_TAG": 400,
-    "SCHEDULED_MODE_ONLY": 400,
-    "IMMUTABLE_FIELD": 400,
-    "CYCLES_NOT_ENABLED": 400,
-    "INVALID_STATUS": 400,
-    "UNKNOWN_ACTION": 400,
-    "INVALID_PHONE_NUMBER": 400,
-    "MISSING_CONTACT": 400,
-    "BILLING_LIMIT_REACHED": 402,
-    "FORBIDDEN": 403,
-    "NOT_FOUND": 404,
-    "AGENT_NOT_FOUND": 404,
-    "INTEGRATION_NOT_FOUND": 404,
-    "CONTACT_NOT_FOUND": 404,
-    "CAMPAIGN_FINISHED": 409,
-    "CONTACT_NOT_DELETABLE": 409,
-    "INVALID_STATUS_TRANSITION": 409,
-    "RATE_LIMITED": 429,
-    "SERVER_ERROR": 500,
-}
 
 
 def violation(key: str, field: str | None = None) -> Violation:
