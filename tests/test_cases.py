@@ -181,12 +181,11 @@ def test_case(case: dict[str, Any]) -> None:
         offline, online = run(case, None), result
     assert triples(online)[: len(offline.violations)] == triples(offline)
 
-    # api-contract, "Look-ups": billing_limit_reached always runs on a creation, past the
-    # 50-violation cap of D-hostile-input too; D-billing: never on an update. D-filter-lists and
-    # the library's one reading of a payload: no look-up is asked twice.
+    # api-contract, "Look-ups": billing_limit_reached always runs, past the 50-violation cap of
+    # D-hostile-input too. D-filter-lists and the library's one reading of a payload: no
+    # look-up is asked twice.
     assert len(directory.calls) == len(set(directory.calls)), directory.calls
-    asked_billing = ("billing_limit_reached", ()) in directory.calls
-    assert asked_billing == ("update" not in case)
+    assert ("billing_limit_reached", ()) in directory.calls
 
 
 # Meta-tests on the corpus

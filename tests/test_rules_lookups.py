@@ -425,13 +425,16 @@ class TestStatusPrecedence:
         def update(patch: dict[str, Any], directory: FakeDirectory) -> Any:
             return validate_update(existing, patch, status=finished, directory=directory)
 
-        # D-billing: an update does not ask the billing look-up.
         billing = update({"name": "x"}, FakeDirectory(billing_reached=True))
-        assert billing.keys == (ErrorKey.CAMPAIGN_FINISHED,)
+        assert billing.keys == (ErrorKey.CAMPAIGN_FINISHED, ErrorKey.BILLING_LIMIT_REACHED)
         assert billing.status == 409
 
         missing = update({"name": "x"}, FakeDirectory(agents=set(), billing_reached=True))
-        assert set(missing.keys) == {ErrorKey.CAMPAIGN_FINISHED, ErrorKey.AGENT_NOT_FOUND}
+        assert set(missing.keys) == {
+            ErrorKey.CAMPAIGN_FINISHED,
+            ErrorKey.AGENT_NOT_FOUND,
+            ErrorKey.BILLING_LIMIT_REACHED,
+        }
         assert missing.status == 404
         assert missing.envelope()["error"] == "AGENT_NOT_FOUND"
 
@@ -453,4 +456,4 @@ class TestStatusPrecedence:
         assert found(result) == [
             (ErrorKey.INVALID_FILTER_TAG, "cycles.filter_tags[0]", "lookup.filter_tags_exist")
         ]
-        assert directory.calls == [AGENT_CALL, PHONE_CALL_TYPE, tag("nope")]  # D-billing
+        assert directory.calls == [AGENT_CALL, PHONE_CALL_TYPE, tag("nope"), BILLING]

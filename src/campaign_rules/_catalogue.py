@@ -26,7 +26,11 @@ class RuleInfo:
 
 
 def catalogue() -> tuple[RuleInfo, ...]:
-    """Every rule, in the order they run: offline creation rules, look-ups, then update rules."""
+    """Every rule, by stage: creation rules, look-ups, update rules.
+
+    `validate_create` runs the creation rules, then the look-ups; `validate_update` runs the
+    update rules, then the creation rules and the look-ups on the merged campaign.
+    """
     stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
         ("create", CREATE_RULES),
         ("lookup", LOOKUP_RULES),

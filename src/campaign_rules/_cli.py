@@ -74,7 +74,14 @@ def _print_result(result: CreateResult) -> None:
         print(json.dumps(to_wire(result.value), indent=2, ensure_ascii=False))
         return
     for violation in result.violations:
-        print(f"{violation.key.value} {violation.field or '(body)'}: {violation.message}")
+        print(f"{violation.key.value} {_printable(violation.field)}: {violation.message}")
+
+
+def _printable(field: str | None) -> str:
+    """The field path on one line: a member name may hold a line break or a control character."""
+    if field is None:
+        return "(body)"
+    return field if field.isprintable() else field.encode("unicode_escape").decode("ascii")
 
 
 def _load(path: str) -> object:

@@ -14,8 +14,20 @@ import attrs
 from campaign_rules._directory import Directory
 from campaign_rules._enums import CyclesMode, IntegrationType
 from campaign_rules._formats import is_uuid_v4
-from campaign_rules._json import as_string, is_object, member_path, read_list, read_object
-from campaign_rules._limits import SCHEDULE_ONLY_CYCLES_FIELDS, WEEKDAYS
+from campaign_rules._json import (
+    array_length,
+    as_string,
+    is_object,
+    member_path,
+    read_list,
+    read_object,
+)
+from campaign_rules._limits import (
+    FILTER_LIST_MAX_ITEMS,
+    FILTER_LISTS,
+    SCHEDULE_ONLY_CYCLES_FIELDS,
+    WEEKDAYS,
+)
 from campaign_rules._shape import (
     CAMPAIGN_MEMBERS,
     CYCLES_MEMBERS,
@@ -53,22 +65,19 @@ class Site:
 
 
 class Document:
-    """A creation payload as the rules see it. `root` is `None` when it cannot be read."""
+    """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read."""
 
-    def __init__(
-        self, payload: object, directory: Directory | None = None, *, is_creation: bool = True
-    ) -> None:
+    def __init__(self, payload: object, directory: Directory | None = None) -> None:
         self.payload = payload
         self.directory = directory
-        # Whether the payload creates a campaign, or is a campaign an update leads to.
-        self.is_creation = is_creation
-        root = read_object(payload)
-        self.readable = root is not None
-        self.root: dict[str, object] = root if root is not None else {}
+        self.root: dict[str, object] = read_object(payload) or {}
+        self._strings: dict[str, str | None] = {}
 
     def string(self, name: str) -> str | None:
-        """The payload's member `name` when it is a string."""
-        return as_string(self.root.get(name))
+        """The payload's member `name` when it is a string (read once, however often asked)."""
+        if name not in self._strings:
+            self._strings[name] = as_string(self.root.get(name))
+        return self._strings[name]
 
     @functools.cached_property
     def channel(self) -> IntegrationType | None:
@@ -92,14 +101,21 @@ class Document:
         return read_object(self.root.get("cycles"))
 
     @functools.cached_property
+    def enabled_cycles(self) -> dict[str, object] | None:
+        """The cycles block when its `enabled` is `true`; else `None` (spec 2.4 rule 2)."""
+        cycles = self.cycles
+        return cycles if cycles is not None and cycles.get("enabled") is True else None
+
+    @property
     def cycles_enabled(self) -> bool:
-        """Whether the cycles block is an object whose `enabled` is `true` (spec 2.4 rule 2)."""
-        return self.cycles is not None and self.cycles.get("enabled") is True
+        """Whether the payload has an enabled cycles block."""
+        return self.enabled_cycles is not None
 
     @functools.cached_property
     def cycles_mode(self) -> str | None:
         """The `mode` of an enabled cycles block when it is a string, known or not."""
-        return as_string(self.cycles.get("mode")) if self.cycles_enabled and self.cycles else None
+        cycles = self.enabled_cycles
+        return as_string(cycles.get("mode")) if cycles is not None else None
 
     @property
     def in_cooldown_mode(self) -> bool:
@@ -107,17 +123,23 @@ class Document:
         return self.cycles_mode == CyclesMode.COOLDOWN
 
     @functools.cached_property
+    def cycles_schedule(self) -> object:
+        """The raw `cycles.schedule` of an enabled block outside cooldown mode, if any.
+
+        In cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses
+        it whole.
+        """
+        cycles = self.enabled_cycles
+        return None if cycles is None or self.in_cooldown_mode else cycles.get("schedule")
+
+    @functools.cached_property
     def schedules(self) -> tuple[tuple[str, dict[str, object]], ...]:
         """The readable Schedule objects in force, with their paths."""
-        found = []
-        scheduling = read_object(self.root.get("scheduling"))
-        if scheduling is not None:
-            found.append(("scheduling", scheduling))
-        if self.cycles_enabled and self.cycles and not self.in_cooldown_mode:
-            schedule = read_object(self.cycles.get("schedule"))
-            if schedule is not None:
-                found.append(("cycles.schedule", schedule))
-        return tuple(found)
+        found = (
+            ("scheduling", read_object(self.root.get("scheduling"))),
+            ("cycles.schedule", read_object(self.cycles_schedule)),
+        )
+        return tuple((path, schedule) for path, schedule in found if schedule is not None)
 
     @functools.cached_property
     def windows(self) -> tuple[tuple[str, dict[str, object]], ...]:
@@ -147,23 +169,33 @@ class Document:
             sites.append(Site("cycles", raw_cycles, _ENABLED_ONLY, closed=False))
         elif self.in_cooldown_mode:
             # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns the schedule fields.
-            sites.append(
-                Site(
-                    "cycles", raw_cycles, CYCLES_MEMBERS, left_to_others=SCHEDULE_ONLY_CYCLES_FIELDS
-                )
-            )
+            left = SCHEDULE_ONLY_CYCLES_FIELDS
+            sites.append(Site("cycles", raw_cycles, CYCLES_MEMBERS, left_to_others=left))
         else:
             sites.append(Site("cycles", raw_cycles, CYCLES_MEMBERS))
-            sites += _schedule_sites(
-                "cycles.schedule", self.cycles.get("schedule") if self.cycles else None
-            )
+            sites += _schedule_sites("cycles.schedule", self.cycles_schedule)
         return tuple(sites)
 
-    def filter_list(self, name: str) -> list[object] | None:
-        """The readable array `cycles.<name>` of an enabled block, however long."""
-        if not self.cycles_enabled or self.cycles is None:
-            return None
-        return read_list(self.cycles.get(name))
+    def filter_list_length(self, name: str) -> int | None:
+        """The length of the array `cycles.<name>` of an enabled block, read without its items."""
+        cycles = self.enabled_cycles
+        return array_length(cycles.get(name)) if cycles is not None else None
+
+    @functools.cached_property
+    def filter_lists(self) -> dict[str, list[object]]:
+        """The filter arrays of an enabled block within the item limit, by name, items read.
+
+        An array over the limit is not read at all (D-filter-lists).
+        """
+        cycles = self.enabled_cycles
+        if cycles is None:
+            return {}
+        return {
+            name: read_list(cycles.get(name)) or []
+            for name in FILTER_LISTS
+            if (length := self.filter_list_length(name)) is not None
+            and length <= FILTER_LIST_MAX_ITEMS
+        }
 
     # The server's answers, each asked once however many rules need it.
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Final
 
 from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
 
 __all__ = [
-    "JSON_TYPE_NAMES",
+    "array_length",
     "as_boolean",
     "as_integer",
     "as_string",
@@ -28,9 +27,6 @@ __all__ = [
     "read_list",
     "read_object",
 ]
-
-# The JSON type names used in messages and in the shape tables.
-JSON_TYPE_NAMES: Final = ("string", "integer", "number", "boolean", "null", "array", "object")
 
 
 def json_type(value: object) -> str:
@@ -94,6 +90,11 @@ def as_integer(value: object) -> int | None:
 def as_boolean(value: object) -> bool | None:
     """The value when it is `True` or `False`, else `None`."""
     return value if type(value) is bool else None
+
+
+def array_length(value: object) -> int | None:
+    """The number of items of a JSON array, counted without reading them; else `None`."""
+    return list.__len__(value) if issubclass(type(value), list) else None  # type: ignore[arg-type]
 
 
 def read_list(value: object) -> list[object] | None:

@@ -20,6 +20,7 @@ __all__ = [
     "DEFAULT_RETRIES",
     "DEFAULT_TIMEZONE",
     "FIELD_PATH_MAX_LENGTH",
+    "FILTER_LISTS",
     "FILTER_LIST_MAX_ITEMS",
     "MAX_ITERATIONS",
     "MESSAGE_LIMIT",
@@ -86,6 +87,7 @@ WEEKDAYS: Final = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SCHEDULE_ONLY_CYCLES_FIELDS: Final = ("schedule", "schedule_start_date", "schedule_end_date")
 
 # D-filter-lists: `cycles.filter_statuses` and `cycles.filter_tags` hold at most 100 items.
+FILTER_LISTS: Final = ("filter_statuses", "filter_tags")
 FILTER_LIST_MAX_ITEMS: Final = 100
 
 # D-hostile-input: an object of the creation input has at most 13 members; one with more

@@ -10,7 +10,7 @@ string belongs, or an unknown member). Neither input is changed; the result is n
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from campaign_rules._json import is_object, is_oversized_object, read_object
@@ -24,14 +24,22 @@ _SCHEDULE: Final[_Tree] = {day: {} for day in WEEKDAYS}
 _CAMPAIGN: Final[_Tree] = {"scheduling": _SCHEDULE, "cycles": {"schedule": _SCHEDULE}}
 
 
-def merge_patch(target: object, patch: object) -> object:
-    """The campaign wire JSON `target` with the merge patch `patch` applied."""
-    return _merge(target, patch, _CAMPAIGN)
+def merge_patch(target: Mapping[str, object], patch: object) -> dict[object, object]:
+    """The campaign wire JSON `target` with the merge patch object `patch` applied.
+
+    A `patch` that is not an object (which RFC 7396 would put in the campaign's place) is the
+    caller's to refuse; here it changes nothing.
+    """
+    return _merge_object(target, patch if is_object(patch) else {}, _CAMPAIGN)
 
 
 def _merge(target: object, patch: object, tree: _Tree) -> object:
     if not is_object(patch) or is_oversized_object(patch):
         return patch  # RFC 7396: a patch that is not an object replaces the target
+    return _merge_object(target, patch, tree)
+
+
+def _merge_object(target: object, patch: object, tree: _Tree) -> dict[object, object]:
     result: dict[object, object] = {}
     result.update((read_object(target) or {}).items())
     items: Iterable[tuple[object, object]] = dict.items(patch)  # type: ignore[arg-type]

@@ -65,13 +65,14 @@ def _findings(subject: Subject, rules: tuple[Rule[Subject], ...]) -> Iterator[Vi
 
 
 def _violations(offline: Iterable[Violation], doc: Document) -> tuple[Violation, ...]:
-    """The offline violations up to the cap, then those of the look-ups.
+    """The offline violations up to their cap, then every violation the look-ups find.
 
     Offline rules stop being run once the cap is reached (D-hostile-input). The look-ups run
-    all the same (api-contract: a 400 elsewhere does not stop them); they are few and bounded,
-    and their violations come last, so an offline result is a prefix of an online one.
+    all the same (api-contract: a 400 elsewhere does not stop them), and what they find is
+    kept: they are at most 103, one per look-up, and they come last, so an offline result is
+    always a prefix of an online one.
     """
-    found = list(itertools.islice(offline, VIOLATIONS_MAX))
-    if doc.directory is not None:
-        found += _findings(doc, LOOKUP_RULES)
-    return tuple(found[:VIOLATIONS_MAX])
+    found = tuple(itertools.islice(offline, VIOLATIONS_MAX))
+    if doc.directory is None:
+        return found
+    return found + tuple(_findings(doc, LOOKUP_RULES))

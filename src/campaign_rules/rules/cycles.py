@@ -1,8 +1,8 @@
 """Rules on the cycles block (spec 2.4).
 
 Spec 2.4 rule 2: a block whose `enabled` is `false` or omitted is ignored, so every rule here
-but the JSON type of `enabled` itself (`payload.members_have_json_types`) looks only at an
-enabled block.
+reads only `Document.enabled_cycles`, the block when it is enabled; the JSON type of `enabled`
+itself is `payload.members_have_json_types`' to check.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from campaign_rules._json import as_string, item_path, member_path
 from campaign_rules._limits import (
     COOLDOWN_MINUTES,
     FILTER_LIST_MAX_ITEMS,
+    FILTER_LISTS,
     MAX_ITERATIONS,
     SCHEDULE_ONLY_CYCLES_FIELDS,
 )
@@ -36,11 +37,10 @@ __all__ = [
     "start_date_not_after_end_date",
 ]
 
-_FILTER_LISTS = ("filter_statuses", "filter_tags")
 _DATES = ("schedule_start_date", "schedule_end_date")
 _MODE_VALUES = frozenset(mode.value for mode in CyclesMode)
 _MODES = ", ".join(mode.value for mode in CyclesMode)
-# D-cycles-required: what an enabled block must hold, by mode.
+# D-cycles-required: what every enabled block holds, and what each mode adds.
 _REQUIRED_ALWAYS = ("mode", "max_iterations")
 _REQUIRED_IN_MODE = {CyclesMode.COOLDOWN: "cooldown_minutes", CyclesMode.SCHEDULED: "schedule"}
 
@@ -53,20 +53,17 @@ def enabled_only_on_phone_call(doc: Document) -> Iterator[Finding]:
 
 def required_when_enabled(doc: Document) -> Iterator[Finding]:
     """An enabled block has `mode`, `max_iterations` and its mode's field (D-cycles-required)."""
-    if not doc.cycles_enabled or doc.cycles is None:
+    cycles = doc.enabled_cycles
+    if cycles is None:
         return
-    required = list(_REQUIRED_ALWAYS)
-    for mode, name in _REQUIRED_IN_MODE.items():
-        if doc.cycles_mode == mode:
-            required.append(name)
-    for name in required:
-        if name not in doc.cycles:
+    for name in _REQUIRED_ALWAYS:
+        if name not in cycles:
             path = member_path("cycles", name)
-            yield Finding(
-                path,
-                f"{path} is required when cycles are enabled"
-                + ("" if name in _REQUIRED_ALWAYS else f" in {doc.cycles_mode} mode"),
-            )
+            yield Finding(path, f"{path} is required when cycles are enabled")
+    for mode, name in _REQUIRED_IN_MODE.items():
+        if doc.cycles_mode == mode and name not in cycles:
+            path = member_path("cycles", name)
+            yield Finding(path, f"{path} is required in {mode.value} mode")
 
 
 def mode_is_known(doc: Document) -> Iterator[Finding]:
@@ -78,30 +75,32 @@ def mode_is_known(doc: Document) -> Iterator[Finding]:
 
 def max_iterations_within_bounds(doc: Document) -> Iterator[Finding]:
     """`cycles.max_iterations` is from 2 to 12 (spec 2.4, 8)."""
-    if doc.cycles_enabled and doc.cycles is not None:
-        value = doc.cycles.get("max_iterations")
+    cycles = doc.enabled_cycles
+    if cycles is not None:
+        value = cycles.get("max_iterations")
         yield from integer_outside(value, MAX_ITERATIONS, "cycles.max_iterations")
 
 
 def cooldown_minutes_within_bounds(doc: Document) -> Iterator[Finding]:
     """`cycles.cooldown_minutes` is from 0 to 1440 (spec 2.4, 8)."""
-    if doc.cycles_enabled and doc.cycles is not None:
-        value = doc.cycles.get("cooldown_minutes")
+    cycles = doc.enabled_cycles
+    if cycles is not None:
+        value = cycles.get("cooldown_minutes")
         yield from integer_outside(value, COOLDOWN_MINUTES, "cycles.cooldown_minutes")
 
 
 def filter_lists_within_max_items(doc: Document) -> Iterator[Finding]:
     """`cycles.filter_statuses` and `cycles.filter_tags` hold at most 100 items (D-filter-lists)."""
-    for name in _FILTER_LISTS:
-        items = doc.filter_list(name)
-        if items is not None and len(items) > FILTER_LIST_MAX_ITEMS:
+    for name in FILTER_LISTS:
+        length = doc.filter_list_length(name)
+        if length is not None and length > FILTER_LIST_MAX_ITEMS:
             path = member_path("cycles", name)
             yield Finding(path, f"{path} must hold at most {FILTER_LIST_MAX_ITEMS} items")
 
 
 def filter_items_are_non_empty_strings(doc: Document) -> Iterator[Finding]:
     """Each filter item is a non-empty string (spec 2.4, D-filter-lists)."""
-    for name, items in _short_filter_lists(doc):
+    for name, items in doc.filter_lists.items():
         for index, item in enumerate(items):
             if not as_string(item):
                 path = item_path(member_path("cycles", name), index)
@@ -110,23 +109,25 @@ def filter_items_are_non_empty_strings(doc: Document) -> Iterator[Finding]:
 
 def filter_items_are_unique(doc: Document) -> Iterator[Finding]:
     """No filter item repeats an earlier one (D-filter-lists)."""
-    for name, items in _short_filter_lists(doc):
+    for name, items in doc.filter_lists.items():
         seen: set[str] = set()
         for index, item in enumerate(items):
             text = as_string(item)
+            if not text:
+                continue  # not a non-empty string: the rule above reports it
             if text in seen:
                 path = item_path(member_path("cycles", name), index)
                 yield Finding(path, f"{path} repeats an earlier item")
-            elif text:
-                seen.add(text)
+            seen.add(text)
 
 
 def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:
     """In `cooldown` mode, the schedule fields are absent or null (spec 2.4 rule 3)."""
-    if not doc.in_cooldown_mode or doc.cycles is None:
+    cycles = doc.enabled_cycles
+    if cycles is None or not doc.in_cooldown_mode:
         return
     for name in SCHEDULE_ONLY_CYCLES_FIELDS:
-        if doc.cycles.get(name) is not None:
+        if cycles.get(name) is not None:
             path = member_path("cycles", name)
             yield Finding(path, f"{path} is for scheduled mode only")
 
@@ -150,19 +151,12 @@ def start_date_not_after_end_date(doc: Document) -> Iterator[Finding]:
         )
 
 
-def _short_filter_lists(doc: Document) -> Iterator[tuple[str, list[object]]]:
-    """The filter lists within the item limit; a longer one is not read at all."""
-    for name in _FILTER_LISTS:
-        items = doc.filter_list(name)
-        if items is not None and len(items) <= FILTER_LIST_MAX_ITEMS:
-            yield name, items
-
-
 def _date_strings(doc: Document) -> Iterator[tuple[str, str]]:
     """The string dates of an enabled block outside cooldown mode (rule 3 owns them there)."""
-    if not doc.cycles_enabled or doc.in_cooldown_mode or doc.cycles is None:
+    cycles = doc.enabled_cycles
+    if cycles is None or doc.in_cooldown_mode:
         return
     for name in _DATES:
-        text = as_string(doc.cycles.get(name))
+        text = as_string(cycles.get(name))
         if text is not None:
             yield name, text

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 from campaign_rules._document import Document
 from campaign_rules._json import as_string, item_path
-from campaign_rules._limits import FILTER_LIST_MAX_ITEMS
 from campaign_rules._violations import Finding
 
 __all__ = [
@@ -43,8 +42,9 @@ def integration_type_matches(doc: Document) -> Iterator[Finding]:
 
 def filter_tags_exist(doc: Document) -> Iterator[Finding]:
     """Each well-formed tag of `cycles.filter_tags` names a thread tag that exists (spec 2.4)."""
-    items = doc.filter_list("filter_tags")
-    if doc.directory is None or items is None or len(items) > FILTER_LIST_MAX_ITEMS:
+    # A list over the item limit is not read, so its tags are not looked up (D-filter-lists).
+    items = doc.filter_lists.get("filter_tags")
+    if doc.directory is None or items is None:
         return
     asked: set[str] = set()
     for index, item in enumerate(items):
@@ -59,6 +59,6 @@ def filter_tags_exist(doc: Document) -> Iterator[Finding]:
 
 
 def billing_limit_not_reached(doc: Document) -> Iterator[Finding]:
-    """A new campaign is created only under the billing limit (spec 4.1 rule 4, D-billing)."""
-    if doc.is_creation and doc.directory is not None and doc.directory.billing_limit_reached():
+    """The organization's billing limit is not reached (spec 4.1 rule 4)."""
+    if doc.directory is not None and doc.directory.billing_limit_reached():
         yield Finding(None, "the billing limit is reached")

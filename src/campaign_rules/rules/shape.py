@@ -38,12 +38,17 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
             continue
         # Iterating a dict's own keys view runs no code of the keys or of a dict subclass.
         names: Iterable[object] = dict.keys(site.raw)  # type: ignore[arg-type]
+        unnamed = 0
         for name in names:
             if not issubclass(type(name), str):
-                yield Finding(site.path, f"{where} has a member whose name is not a string")
+                unnamed += 1
             elif str.__str__(name) not in site.shape:
-                path = member_path(site.path, str.__str__(name))
-                yield Finding(path, f"{path} is not a known field")
+                # The message does not repeat the name: the path carries it (D-hostile-input).
+                yield Finding(
+                    member_path(site.path, str.__str__(name)), f"{where} has no such field"
+                )
+        if unnamed:
+            yield Finding(site.path, f"{where} has members whose names are not strings")
 
 
 def required_members_present(doc: Document) -> Iterator[Finding]:

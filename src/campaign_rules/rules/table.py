@@ -78,7 +78,7 @@ LOOKUP_RULES: tuple[Rule[Document], ...] = (
     Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3", lookups.integration_belongs_to_agent),
     Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", lookups.integration_type_matches),
     Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract", lookups.filter_tags_exist),
-    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; D-billing", lookups.billing_limit_not_reached),
+    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", lookups.billing_limit_not_reached),
 )
 
 # Updates: checked on the change itself, before the creation rules run on the merged campaign.

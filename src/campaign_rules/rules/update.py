@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from typing import Final
 
 from campaign_rules._convert import to_wire
 from campaign_rules._directory import Directory
@@ -17,6 +18,7 @@ from campaign_rules._json import as_string, is_object, is_oversized_object, memb
 from campaign_rules._limits import OBJECT_MAX_MEMBERS
 from campaign_rules._merge import merge_patch
 from campaign_rules._models import CampaignCreate
+from campaign_rules._shape import CAMPAIGN_MEMBERS
 from campaign_rules._violations import Finding
 
 __all__ = [
@@ -31,10 +33,17 @@ __all__ = [
 
 # api-contract: the fields that name the campaign's owner and channel never change.
 _OWNER_FIELDS = ("agent_id", "integration_id", "integration_type")
+# D-merge-patch: a patch has at most this many members, so that the merged campaign (at most 13
+# members of its own) is never over the object limit and stays readable.
+PATCH_MAX_MEMBERS: Final = OBJECT_MAX_MEMBERS - len(CAMPAIGN_MEMBERS)
 
 
 class Change:
-    """An update as the rules see it: the campaign as it is, the patch, and the result."""
+    """An update as the rules see it: the campaign as it is, the patch, and the result.
+
+    `members` is the patch's members when it is an object within the member limit, else
+    `None`: such a patch is not applied, and `patch_is_object` reports it.
+    """
 
     def __init__(
         self,
@@ -47,18 +56,28 @@ class Change:
         self.patch = patch
         self.status = status
         self.directory = directory
-        self.members = read_object(patch)
+        fits = is_object(patch) and dict.__len__(patch) <= PATCH_MAX_MEMBERS  # type: ignore[arg-type]
+        self.members = read_object(patch) if fits else None
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether the patch is `{}`, the one patch that changes nothing whatever the campaign."""
+        return is_object(self.patch) and dict.__len__(self.patch) == 0  # type: ignore[arg-type]
+
+    @property
+    def cycles_were_enabled(self) -> bool:
+        """Whether the campaign as it is has cycles enabled."""
+        return self.existing.cycles is not None and self.existing.cycles.enabled
 
     @functools.cached_property
-    def merged(self) -> Document:
-        """The campaign after the patch, read as a creation payload.
-
-        A patch that cannot be applied (not an object, or too large to read) leaves the
-        campaign as it is; `patch_is_object` reports it.
-        """
-        wire = to_wire(self.existing)
-        merged = wire if self.members is None else merge_patch(wire, self.patch)
-        return Document(merged, self.directory, is_creation=False)
+    def changed_owner_fields(self) -> tuple[str, ...]:
+        """The owner fields the patch sets to another value; the current value is no change."""
+        members = self.members or {}
+        return tuple(
+            name
+            for name in _OWNER_FIELDS
+            if name in members and not _same_owner_value(self.existing, name, members[name])
+        )
 
     @functools.cached_property
     def cycles_patch(self) -> dict[str, object] | None:
@@ -69,9 +88,8 @@ class Change:
     def cycles_enabled_after(self) -> bool:
         """Whether cycles are enabled once the patch is applied, judged from the patch itself.
 
-        Judging from the patch, not from the merged campaign, keeps a change that the merge
-        makes unreadable (an object pushed past 64 members) from looking like a change of
-        `enabled`.
+        Judged from the patch rather than from the merged campaign, so that only what the patch
+        says of `enabled` counts.
         """
         if self.members is None or "cycles" not in self.members:
             return self.cycles_were_enabled
@@ -79,77 +97,99 @@ class Change:
             return self.cycles_were_enabled  # not read at all: `known_members_only` reports it
         block = self.cycles_patch
         if block is None:
-            return False  # `null` or a value that is not an object removes the block
+            return False  # `null`, or a value that is not an object, removes the block
         if "enabled" not in block:
             return self.cycles_were_enabled
         return block["enabled"] is True
 
-    @property
-    def is_empty(self) -> bool:
-        """Whether the patch is `{}`, the one patch that changes nothing whatever the campaign."""
-        return is_object(self.patch) and dict.__len__(self.patch) == 0  # type: ignore[arg-type]
+    @functools.cached_property
+    def changes_cycles_enabled(self) -> bool:
+        """Whether the patch enables or disables cycles."""
+        return self.cycles_were_enabled != self.cycles_enabled_after
 
-    @property
-    def cycles_were_enabled(self) -> bool:
-        """Whether the campaign as it is has cycles enabled."""
-        return self.existing.cycles is not None
+    @functools.cached_property
+    def changes_cycles_mode(self) -> bool:
+        """Whether the patch sets another `mode` on cycles that stay enabled."""
+        before, block = self.existing.cycles, self.cycles_patch
+        if before is None or self.changes_cycles_enabled or block is None or "mode" not in block:
+            return False
+        return as_string(block["mode"]) != before.mode
+
+    @functools.cached_property
+    def merged(self) -> Document:
+        """The campaign after the patch, read as a creation payload.
+
+        A field whose change the update rules refuse keeps its current value here, so that the
+        creation rules and the look-ups do not report the same defect again. A patch that is
+        not applied leaves the campaign as it is.
+        """
+        wire = to_wire(self.existing)
+        if self.members is None:
+            return Document(wire, self.directory)
+        merged = merge_patch(wire, self.patch)
+        for name in self.changed_owner_fields:
+            merged[name] = wire[name]
+        if self.changes_cycles_enabled:
+            merged.pop("cycles", None)
+            if "cycles" in wire:
+                merged["cycles"] = wire["cycles"]
+        elif self.changes_cycles_mode:
+            merged["cycles"] = {
+                **(read_object(merged["cycles"]) or {}),
+                "mode": wire["cycles"]["mode"],
+            }
+        return Document(merged, self.directory)
+
+
+def _same_owner_value(existing: CampaignCreate, name: str, sent: object) -> bool:
+    text = as_string(sent)
+    current = str(getattr(existing, name))
+    if text is None:
+        return False
+    # The agent id is a UUID, the same in either case (D-agent-id).
+    return text.lower() == current.lower() if name == "agent_id" else text == current
 
 
 def patch_is_object(change: Change) -> Iterator[Finding]:
-    """The patch is a JSON object of at most 64 members (RFC 7396, D-merge-patch)."""
+    """The patch is a JSON object of at most 51 members (RFC 7396, D-merge-patch)."""
     if not is_object(change.patch):
         yield Finding(None, "the patch must be a JSON object of the fields to change")
-    elif is_oversized_object(change.patch):
-        yield Finding(None, f"the patch has more than {OBJECT_MAX_MEMBERS} members")
+    elif change.members is None:
+        yield Finding(None, f"the patch must have at most {PATCH_MAX_MEMBERS} members")
 
 
 def owner_fields_immutable(change: Change) -> Iterator[Finding]:
     """`agent_id`, `integration_id` and `integration_type` keep their values (api-contract)."""
-    if change.members is None:
-        return
-    for name in _OWNER_FIELDS:
-        if name not in change.members:
-            continue
-        current = str(getattr(change.existing, name))
-        sent = as_string(change.members[name])
-        # The agent id is a UUID, the same in either case (D-agent-id).
-        same = sent is not None and (
-            sent.lower() == current if name == "agent_id" else sent == current
-        )
-        if not same:
-            yield Finding(name, f"{name} cannot be changed")
+    for name in change.changed_owner_fields:
+        yield Finding(name, f"{name} cannot be changed")
 
 
 def cycles_enabled_immutable(change: Change) -> Iterator[Finding]:
     """`cycles.enabled` keeps its value: enabled at creation or never (spec 2.4 rule 4)."""
-    if change.cycles_were_enabled != change.cycles_enabled_after:
+    if change.changes_cycles_enabled:
         yield Finding("cycles.enabled", "cycles.enabled cannot be changed after creation")
 
 
 def cycles_mode_immutable(change: Change) -> Iterator[Finding]:
     """`cycles.mode` keeps its value (spec 2.4 rule 4)."""
-    before = change.existing.cycles
-    block = change.cycles_patch
-    if before is None or not change.cycles_enabled_after or block is None or "mode" not in block:
-        return  # enabling or disabling cycles is `cycles_enabled_immutable`'s to report
-    if as_string(block["mode"]) != before.mode:
+    if change.changes_cycles_mode:
         yield Finding("cycles.mode", "cycles.mode cannot be changed after creation")
 
 
 def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
     """A change sets no cycles field but `enabled` on a campaign without cycles (api-contract)."""
-    if change.cycles_were_enabled or change.cycles_patch is None:
+    block = change.cycles_patch
+    if change.cycles_were_enabled or block is None:
         return
-    raw = change.members["cycles"] if change.members is not None else None
-    if dict.__len__(raw) > len(change.cycles_patch):  # type: ignore[arg-type]
-        yield Finding("cycles", "cycles cannot be set: this campaign's cycles are not enabled")
-    for name, value in change.cycles_patch.items():
+    message = "cycles fields cannot be set: this campaign's cycles are not enabled"
+    if dict.__len__(change.members["cycles"]) > len(block):  # type: ignore[arg-type,index]
+        yield Finding("cycles", message)  # members whose names are not strings
+    for name, value in block.items():
         if name != "enabled" and value is not None:
-            path = member_path("cycles", name)
-            yield Finding(path, f"{path} cannot be set: this campaign's cycles are not enabled")
+            yield Finding(member_path("cycles", name), message)
 
 
 def campaign_not_finished(change: Change) -> Iterator[Finding]:
     """A finished campaign takes no change (api-contract)."""
-    if change.status == CampaignStatus.FINISHED and not change.is_empty:
+    if as_string(change.status) == CampaignStatus.FINISHED.value and not change.is_empty:
         yield Finding(None, "the campaign is finished and can no longer be changed")
