@@ -127,7 +127,8 @@ class TestUpdateResult:
         result = validate_update(existing, {"agent_id": None})
         assert result.ok is False
         assert result.value is None
-        assert result.keys == (ErrorKey.IMMUTABLE_FIELD, INVALID)
+        # D-merge-patch: the refused agent_id keeps its value, so it is not also missing.
+        assert result.keys == (ErrorKey.IMMUTABLE_FIELD,)
         assert result.status == 400
 
     def test_an_update_result_ranks_like_a_create_result(self) -> None:
@@ -313,9 +314,29 @@ class TestMessages:
         assert len(only.message) < 200
         assert len(only.field) < 200
 
-    def test_an_unknown_member_is_named_by_its_path_only(self) -> None:
-        (only,) = validate_create(payload(retry=NUMBER)).violations
-        assert only.message == "retry is not a known field"
+    @pytest.mark.parametrize(
+        ("body", "field", "message"),
+        [
+            (
+                payload(retry=NUMBER),
+                "retry",
+                "this is not a known field of the request body",
+            ),
+            (
+                payload(scheduling={"mon": {**WINDOW, "colour": NUMBER}}),
+                "scheduling.mon.colour",
+                "this is not a known field of scheduling.mon",
+            ),
+        ],
+        ids=["root", "window"],
+    )
+    def test_an_unknown_member_is_named_by_its_path_only(
+        self, body: dict[str, Any], field: str, message: str
+    ) -> None:
+        # D-unknown-members: the message names the object, never the member; `field` does.
+        (only,) = validate_create(body).violations
+        assert only.field == field
+        assert only.message == message
 
 
 class TestErrorKey:
@@ -359,7 +380,7 @@ class TestWireEnums:
 
 
 class TestViolationCap:
-    """D-hostile-input: at most 50 violations are reported."""
+    """D-hostile-input: at most 50 offline violations are reported; look-ups add theirs after."""
 
     @pytest.mark.parametrize(("unknown", "reported"), [(49, 49), (50, 50), (51, 50), (60, 50)])
     def test_at_most_50_violations(self, unknown: int, reported: int) -> None:
@@ -381,8 +402,20 @@ class TestViolationCap:
 
     def test_the_cap_holds_on_update(self) -> None:
         existing = validate_create(BASES["phone_call"]).value
-        result = validate_update(existing, {f"extra{i}": 1 for i in range(57)})
+        # D-merge-patch: 51 members is the most a patch may have; all 51 are unknown.
+        result = validate_update(existing, {f"extra{i}": 1 for i in range(51)})
         assert len(result.violations) == 50
+
+    def test_look_up_violations_are_kept_past_the_cap(self) -> None:
+        directory = FakeDirectory(agents=set(), billing_reached=True)
+        body = payload(**{f"extra{i}": 1 for i in range(55)})
+        result = validate_create(body, directory=directory)
+        assert [v.field for v in result.violations[:50]] == [f"extra{i}" for i in range(50)]
+        assert [(v.key, v.field, v.rule) for v in result.violations[50:]] == [
+            (ErrorKey.AGENT_NOT_FOUND, "agent_id", "lookup.agent_exists"),
+            (ErrorKey.BILLING_LIMIT_REACHED, None, "lookup.billing_limit_not_reached"),
+        ]
+        assert result.violations[:50] == validate_create(body).violations
 
     def test_the_cap_holds_for_filter_items(self) -> None:
         body = payload("cooldown")

@@ -131,11 +131,22 @@ class TestRequiredWhenEnabled:
         result = validate_create(with_cycles(base, **{name: DROP}))
         assert found(result) == [(INVALID, f"cycles.{name}", "cycles.required_when_enabled")]
 
-    def test_the_message_names_the_mode_for_a_mode_field(self) -> None:
-        result = validate_create(with_cycles("cooldown", cooldown_minutes=DROP))
-        assert result.violations[0].message == (
-            "cycles.cooldown_minutes is required when cycles are enabled in cooldown mode"
-        )
+    @pytest.mark.parametrize(
+        ("base", "name", "message"),
+        [
+            (
+                "cooldown",
+                "cooldown_minutes",
+                "cycles.cooldown_minutes is required in cooldown mode",
+            ),
+            ("scheduled", "schedule", "cycles.schedule is required in scheduled mode"),
+        ],
+    )
+    def test_the_message_names_the_mode_for_a_mode_field(
+        self, base: str, name: str, message: str
+    ) -> None:
+        result = validate_create(with_cycles(base, **{name: DROP}))
+        assert result.violations[0].message == message
 
     def test_enabled_alone_lacks_mode_and_max_iterations(self) -> None:
         result = validate_create(payload(cycles={"enabled": True}))

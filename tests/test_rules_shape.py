@@ -218,16 +218,16 @@ class TestKnownMembersOnly:
         "key", [5, None, 1.5, ("name",), b"name", True, frozenset()], ids=label
     )
     @pytest.mark.parametrize(
-        ("where", "field"),
+        ("where", "field", "message"),
         [
-            ("root", None),
-            ("scheduling", "scheduling"),
-            ("window", "scheduling.mon"),
-            ("cycles", "cycles"),
+            ("root", None, "the request body has members whose names are not strings"),
+            ("scheduling", "scheduling", "scheduling has members whose names are not strings"),
+            ("window", "scheduling.mon", "scheduling.mon has members whose names are not strings"),
+            ("cycles", "cycles", "cycles has members whose names are not strings"),
         ],
     )
     def test_a_member_name_that_is_not_a_string_is_refused_at_its_object(
-        self, key: object, where: str, field: str | None
+        self, key: object, where: str, field: str | None, message: str
     ) -> None:
         body = payload("cooldown")
         target = {
@@ -239,7 +239,21 @@ class TestKnownMembersOnly:
         target[key] = "x"
         result = validate_create(body)
         assert found(result) == [(INVALID, field, "payload.known_members_only")]
-        assert "not a string" in result.violations[0].message
+        assert result.violations[0].message == message
+
+    @pytest.mark.parametrize(
+        ("where", "field"),
+        [("root", None), ("window", "scheduling.mon"), ("cycles", "cycles")],
+    )
+    def test_all_non_string_names_of_an_object_are_one_violation(
+        self, where: str, field: str | None
+    ) -> None:
+        body = payload("cooldown")
+        target = {"root": body, "window": body["scheduling"]["mon"], "cycles": body["cycles"]}[
+            where
+        ]
+        target.update({5: "x", None: "x", 1.5: "x", ("name",): "x", b"name": "x", True: "x"})
+        assert found(validate_create(body)) == [(INVALID, field, "payload.known_members_only")]
 
     def test_a_string_subclass_name_is_read_as_its_string(self) -> None:
         body = {HostileStr(name): value for name, value in BASES["cooldown"].items()}
@@ -272,7 +286,14 @@ class TestKnownMembersOnly:
         assert len(body) == 64
         result = validate_create(body)
         assert {v.rule for v in result.violations} == {"payload.known_members_only"}
-        assert all(v.message.endswith("is not a known field") for v in result.violations)
+        assert [v.field for v in result.violations] == [f"extra{i}" for i in range(50)]
+
+    def test_the_unknown_members_of_a_64_member_object_name_the_object_only(self) -> None:
+        body = payload(**{f"extra{i}": i for i in range(64 - len(BASES["phone_call"]))})
+        result = validate_create(body)
+        assert [v.message for v in result.violations] == [
+            "this is not a known field of the request body"
+        ] * 50
 
     def test_a_payload_of_65_members_is_refused_whole_as_one_violation(self) -> None:
         body = payload(**{f"extra{i}": i for i in range(65 - len(BASES["phone_call"]))})

@@ -26,7 +26,15 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
-from tests.support import AGENT, BASES, OTHER_AGENT, PHONE_INTEGRATION, WHATSAPP_INTEGRATION, WINDOW
+from tests.support import (
+    AGENT,
+    BASES,
+    OTHER_AGENT,
+    PHONE_INTEGRATION,
+    WHATSAPP_INTEGRATION,
+    WINDOW,
+    FakeDirectory,
+)
 
 INVALID = ErrorKey.INVALID_REQUEST
 IMMUTABLE = ErrorKey.IMMUTABLE_FIELD
@@ -185,25 +193,51 @@ class TestPatchIsObject:
         assert result.value is None
         assert "field" not in result.envelope()
 
-    def test_a_patch_of_65_members_is_one_violation(self) -> None:
-        patch = {f"extra{i}": i for i in range(65)}
+    # D-merge-patch: at most 51 members, the object limit of 64 less the 13 of a campaign.
+    @pytest.mark.parametrize("size", [52, 65])
+    def test_a_patch_of_over_51_members_is_one_violation(self, size: int) -> None:
+        patch = {f"extra{i}": i for i in range(size)}
         result = validate_update(created("phone_call"), patch)
         assert found(result) == [(INVALID, None, "update.patch_is_object")]
-        assert "64" in result.violations[0].message
+        assert result.violations[0].message == "the patch must have at most 51 members"
 
-    def test_a_patch_of_64_members_is_read(self) -> None:
+    def test_a_patch_of_51_members_is_read(self) -> None:
         existing = created("phone_call")
         current = to_wire(existing)
-        patch = {**current, **{f"extra{i}": i for i in range(64 - len(current))}}
-        assert len(patch) == 64
+        patch = {**current, **{f"extra{i}": i for i in range(51 - len(current))}}
+        assert len(patch) == 51
         result = validate_update(existing, patch)
-        assert len(result.violations) == 50
-        assert {v.rule for v in result.violations} == {"payload.known_members_only"}
-        assert result.violations[0].field == "extra0"
+        assert found(result) == [
+            (INVALID, f"extra{i}", "payload.known_members_only") for i in range(51 - len(current))
+        ]
 
-    def test_a_merged_campaign_of_over_64_members_is_refused_whole(self) -> None:
-        result = validate_update(created("phone_call"), {f"extra{i}": i for i in range(60)})
-        assert found(result) == [(INVALID, None, "payload.known_members_only")]
+    @pytest.mark.parametrize("size", [51, 52])
+    def test_a_patch_is_applied_up_to_51_members_only(self, size: int) -> None:
+        extras = size - 2
+        patch = {
+            "retries": 9,
+            "cycles": {"filter_tags": ["tag-vip"]},
+            **{f"extra{i}": i for i in range(extras)},
+        }
+        assert len(patch) == size
+        directory = FakeDirectory()
+        result = validate_update(created("cooldown"), patch, directory=directory)
+        if size == 51:
+            assert found(result) == [
+                *((INVALID, f"extra{i}", "payload.known_members_only") for i in range(extras)),
+                (INVALID, "retries", "retries.within_bounds"),
+            ]
+            asked_tag = "tag-vip"
+        else:
+            # Not applied: the creation rules and the look-ups see the campaign as it is.
+            assert found(result) == [(INVALID, None, "update.patch_is_object")]
+            asked_tag = "tag-optout"
+        assert directory.calls == [
+            ("agent_exists", (AGENT,)),
+            ("integration_type", (AGENT, PHONE_INTEGRATION)),
+            ("tag_exists", (asked_tag,)),
+            ("billing_limit_reached", ()),
+        ]
 
     def test_a_dict_subclass_is_an_object(self) -> None:
         class Patch(dict):  # type: ignore[type-arg]
@@ -319,12 +353,10 @@ class TestCyclesEnabledImmutable:
         result = validate_update(created(base), patch)
         assert found(result) == [ENABLED_IMMUTABLE]
 
-    def test_enabled_of_another_type_disables_and_is_both_reported(self) -> None:
+    def test_enabled_of_another_type_is_a_change_reported_once(self) -> None:
+        # D-merge-patch: the refused `enabled` keeps its value, so it has no type error.
         result = validate_update(created("cooldown"), {"cycles": {"enabled": "yes"}})
-        assert found(result) == [
-            ENABLED_IMMUTABLE,
-            (INVALID, "cycles.enabled", "payload.members_have_json_types"),
-        ]
+        assert found(result) == [ENABLED_IMMUTABLE]
 
     @pytest.mark.parametrize(
         ("base", "patch"),
@@ -353,7 +385,16 @@ class TestCyclesModeImmutable:
             }
         }
         result = validate_update(created("cooldown"), patch)
-        assert found(result) == [MODE_IMMUTABLE]
+        # D-merge-patch: the mode stays cooldown, and the rest of the patch is judged in it.
+        assert found(result) == [
+            MODE_IMMUTABLE,
+            (INVALID, "cycles.cooldown_minutes", "cycles.required_when_enabled"),
+            (
+                ErrorKey.SCHEDULED_MODE_ONLY,
+                "cycles.schedule",
+                "cycles.cooldown_mode_has_no_schedule",
+            ),
+        ]
         assert result.envelope()["field"] == "cycles.mode"
 
     def test_scheduled_to_cooldown_is_immutable_field(self) -> None:
@@ -366,7 +407,11 @@ class TestCyclesModeImmutable:
                 "schedule_end_date": None,
             }
         }
-        assert found(validate_update(created("scheduled"), patch)) == [MODE_IMMUTABLE]
+        # D-merge-patch: the mode stays scheduled, which requires the schedule removed here.
+        assert found(validate_update(created("scheduled"), patch)) == [
+            MODE_IMMUTABLE,
+            (INVALID, "cycles.schedule", "cycles.required_when_enabled"),
+        ]
 
     @pytest.mark.parametrize("mode", [None, "weekly", "COOLDOWN", 5], ids=repr)
     def test_any_other_mode_is_a_change(self, mode: object) -> None:

@@ -44,9 +44,8 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
                 unnamed += 1
             elif str.__str__(name) not in site.shape:
                 # The message does not repeat the name: the path carries it (D-hostile-input).
-                yield Finding(
-                    member_path(site.path, str.__str__(name)), f"{where} has no such field"
-                )
+                path = member_path(site.path, str.__str__(name))
+                yield Finding(path, f"this is not a known field of {where}")
         if unnamed:
             yield Finding(site.path, f"{where} has members whose names are not strings")
 
