@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator
 
+from campaign_rules._change import Change
 from campaign_rules._convert import structure_campaign
 from campaign_rules._directory import Directory
 from campaign_rules._document import Document
@@ -14,7 +15,6 @@ from campaign_rules._models import CampaignCreate
 from campaign_rules._results import CreateResult, UpdateResult
 from campaign_rules._violations import Violation
 from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES, Rule, Subject
-from campaign_rules.rules.update import Change
 
 __all__ = ["validate_create", "validate_update"]
 

@@ -13,11 +13,11 @@ from typing import Generic, TypeVar
 
 import attrs
 
+from campaign_rules._change import Change
 from campaign_rules._document import Document
 from campaign_rules._enums import ErrorKey
 from campaign_rules._violations import Finding
 from campaign_rules.rules import cycles, fields, lookups, schedule, shape, update
-from campaign_rules.rules.update import Change
 
 __all__ = ["CREATE_RULES", "LOOKUP_RULES", "UPDATE_RULES", "Rule"]
 
