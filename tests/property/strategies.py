@@ -806,6 +806,8 @@ BAD_TIMEZONES = (
     "zone.tab",
     "tzdata.zi",
     "__init__.py",
+    "Europe/__init__.py",
+    "./UTC",
 )
 
 
