@@ -26,6 +26,13 @@ def test_every_rule_has_a_summary_and_a_source():
         assert re.search(r"spec \d|D-[a-z-]+|api-contract", info.source), info.id
 
 
+def test_every_rule_docstring_cites_its_clause():
+    # An auditor reading a rule function sees the clause it enforces, not only the table.
+    cited = re.compile(r"\([^()]*(spec \d|D-[a-z-]+|api-contract|RFC \d+)[^()]*\)\.$")
+    for info in catalogue():
+        assert cited.search(info.summary), (info.id, info.summary)
+
+
 def test_every_decision_a_rule_cites_is_on_the_decisions_page():
     headings = set(re.findall(r"^## (D-[a-z-]+):", (DOCS / "decisions.md").read_text(), re.M))
     cited = {d for info in catalogue() for d in re.findall(r"D-[a-z-]+", info.source)}

@@ -22,13 +22,13 @@ __all__ = [
 
 
 def payload_is_object(doc: Document) -> Iterator[Finding]:
-    """The request body is a JSON object."""
+    """The request body is a JSON object (spec 4.1, api-contract)."""
     if not is_object(doc.payload):
         yield Finding(None, f"the request body must be a JSON object, not {_article(doc.payload)}")
 
 
 def known_members_only(doc: Document) -> Iterator[Finding]:
-    """Every object holds only the members its table lists, named by strings."""
+    """Every object holds only the members its spec table lists (D-unknown-members)."""
     for site in doc.sites:
         where = site.path or "the request body"
         if is_oversized_object(site.raw):
