@@ -43,3 +43,16 @@ def test_every_decision_a_rule_cites_is_on_the_decisions_page():
 def test_rules_run_in_stages_create_lookup_update():
     stages = [info.stage for info in catalogue()]
     assert stages == sorted(stages, key=["create", "lookup", "update"].index)
+
+
+def test_every_rule_has_a_case_file_and_a_test_class_named_after_it():
+    # docs/rules.md promises this path from a rule to its proof.
+    from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES
+
+    tests = Path(__file__).parent
+    for rule in (*CREATE_RULES, *LOOKUP_RULES, *UPDATE_RULES):
+        assert (tests / "cases" / f"{rule.id}.json").is_file(), rule.id
+        module = rule.check.__module__.rsplit(".", 1)[1]
+        test_class = "Test" + "".join(word.capitalize() for word in rule.check.__name__.split("_"))
+        source = (tests / f"test_rules_{module}.py").read_text(encoding="utf-8")
+        assert f"class {test_class}" in source, (rule.id, test_class)

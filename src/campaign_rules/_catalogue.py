@@ -52,6 +52,11 @@ every merged update; `lookup` rules run when a `Directory` is given; `update` ru
 change itself. Sources: "spec N" is a section of the service spec, "D-..." an entry of
 [decisions.md](decisions.md).
 
+From a rule to its proof: the cases that make it fire and keep it silent are in
+`tests/cases/<rule>.json`, each citing its clause; its example tests are the class named after
+its function (`retries_within_bounds` is tested by `TestRetriesWithinBounds`) in the test module
+of its rule module (`rules/fields.py`, `tests/test_rules_fields.py`).
+
 | rule | stage | key | status | source | requires |
 |---|---|---|---|---|---|
 """
