@@ -7,13 +7,15 @@ server's answers to the look-ups, each asked at most once.
 
 from __future__ import annotations
 
+import datetime
 import functools
+from typing import NamedTuple
 
 import attrs
 
 from campaign_rules._directory import Directory
 from campaign_rules._enums import CyclesMode, IntegrationType
-from campaign_rules._formats import is_uuid_v4
+from campaign_rules._formats import is_uuid_v4, parse_time
 from campaign_rules._json import (
     array_length,
     as_string,
@@ -38,10 +40,18 @@ from campaign_rules._shape import (
     MemberTypes,
 )
 
-__all__ = ["Document", "Site"]
+__all__ = ["Document", "Site", "TimeOfDay"]
 
 _CHANNELS = {channel.value: channel for channel in IntegrationType}
 _ENABLED_ONLY: MemberTypes = {"enabled": CYCLES_MEMBERS["enabled"]}
+
+
+class TimeOfDay(NamedTuple):
+    """A window's time member: its path, the text sent, and its time when the text is HH:MM."""
+
+    path: str
+    text: str
+    time: datetime.time | None
 
 
 @attrs.frozen
@@ -152,6 +162,17 @@ class Document:
         )
 
     @functools.cached_property
+    def window_times(self) -> tuple[tuple[TimeOfDay | None, TimeOfDay | None], ...]:
+        """The `startTime` and `stopTime` of each window in force, each parsed once.
+
+        `None` stands for a member that is absent or not a string (other rules report it).
+        """
+        return tuple(
+            (_time_of_day(path, window, "startTime"), _time_of_day(path, window, "stopTime"))
+            for path, window in self.windows
+        )
+
+    @functools.cached_property
     def sites(self) -> tuple[Site, ...]:
         """Every object in force whose members are checked, root first, in document order.
 
@@ -214,6 +235,13 @@ class Document:
         if not self.agent_found:
             return None
         return self.directory.integration_type(self.agent_id, self.integration_id)
+
+
+def _time_of_day(window_path: str, window: dict[str, object], name: str) -> TimeOfDay | None:
+    text = as_string(window.get(name))
+    if text is None:
+        return None
+    return TimeOfDay(member_path(window_path, name), text, parse_time(text))
 
 
 def _schedule_sites(path: str, raw: object) -> list[Site]:
