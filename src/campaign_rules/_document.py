@@ -47,10 +47,9 @@ _ENABLED_ONLY: MemberTypes = {"enabled": CYCLES_MEMBERS["enabled"]}
 
 
 class TimeOfDay(NamedTuple):
-    """A window's time member: its path, the text sent, and its time when the text is HH:MM."""
+    """A window's time member, sent as a string: its path, and its time when it is HH:MM."""
 
     path: str
-    text: str
     time: datetime.time | None
 
 
@@ -241,7 +240,7 @@ def _time_of_day(window_path: str, window: dict[str, object], name: str) -> Time
     text = as_string(window.get(name))
     if text is None:
         return None
-    return TimeOfDay(member_path(window_path, name), text, parse_time(text))
+    return TimeOfDay(member_path(window_path, name), parse_time(text))
 
 
 def _schedule_sites(path: str, raw: object) -> list[Site]:
