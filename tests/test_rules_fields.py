@@ -215,6 +215,14 @@ class TestIntegrationTypeIsSupported:
         ]
         assert result.status == 400
 
+    def test_the_message_lists_both_supported_types(self) -> None:
+        assert validate_create(payload(integration_type="sms")).envelope() == {
+            "success": False,
+            "error": "INVALID_INTEGRATION_TYPE",
+            "message": "integration_type must be one of phone_call, whatsapp",
+            "field": "integration_type",
+        }
+
     @pytest.mark.parametrize(
         "integration_type", [5, None, True, ["phone_call"], {"type": "x"}], ids=repr
     )

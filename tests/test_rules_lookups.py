@@ -79,6 +79,12 @@ class TestIntegrationBelongsToAgent:
             )
         ]
         assert result.status == 404
+        assert result.envelope() == {
+            "success": False,
+            "error": "INTEGRATION_NOT_FOUND",
+            "message": "the agent has no integration with this integration_id",
+            "field": "integration_id",
+        }
 
     def test_an_integration_of_another_agent_counts_as_not_found(self) -> None:
         directory = FakeDirectory()
@@ -122,6 +128,12 @@ class TestIntegrationTypeMatches:
             )
         ]
         assert result.status == 400
+        assert result.envelope() == {
+            "success": False,
+            "error": "INVALID_INTEGRATION_TYPE",
+            "message": "integration_type is not the type of this integration",
+            "field": "integration_type",
+        }
 
     def test_a_type_the_library_does_not_know_is_a_mismatch(self) -> None:
         directory = FakeDirectory()

@@ -171,6 +171,31 @@ class TestPayloadIsObject:
         assert result.status == 400
         assert result.value is None
 
+    @pytest.mark.parametrize(
+        ("body", "sent"),
+        [
+            ("x", "a string"),
+            ([], "an array"),
+            (None, "null"),
+            (5, "an integer"),
+            (1.0, "an integer"),
+            (1.5, "a number"),
+            (True, "a boolean"),
+            ((), "a Python value JSON cannot hold"),
+            ({"name"}, "a Python value JSON cannot hold"),
+        ],
+        ids=repr,
+    )
+    def test_the_message_names_the_json_type_sent(self, body: object, sent: str) -> None:
+        # D-integral-floats: 1.0 is an integer; a value JSON cannot hold is said to be one.
+        result = validate_create(body)
+        assert found(result) == [(INVALID, None, "payload.is_object")]
+        assert result.envelope() == {
+            "success": False,
+            "error": "INVALID_REQUEST",
+            "message": f"the request body must be a JSON object, not {sent}",
+        }
+
     @pytest.mark.parametrize("cls", [dict, collections.OrderedDict, HostileDict])
     def test_a_dict_or_dict_subclass_is_an_object(self, cls: type) -> None:
         result = validate_armed(cls(BASES["phone_call"]))

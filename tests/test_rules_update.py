@@ -167,6 +167,51 @@ class TestMergeSemantics:
         value = validate_update(existing, {"agent_id": AGENT.upper()}).value
         assert value.agent_id == AGENT
 
+    @pytest.mark.parametrize(
+        ("base", "path"),
+        [
+            ("cooldown", "scheduling"),
+            ("cooldown", "scheduling.mon"),
+            ("scheduled", "cycles.schedule"),
+        ],
+    )
+    def test_a_patch_object_of_over_64_members_replaces_its_target_unread(
+        self, base: str, path: str
+    ) -> None:
+        # D-hostile-input: an object of over 64 members is refused whole, unread, so its null
+        # members remove nothing from the campaign's object (D-merge-patch).
+        patch: dict[str, Any] = {"mon": None, **{f"x{i}": None for i in range(64)}}
+        for name in reversed(path.split(".")):
+            patch = {name: patch}
+        result = validate_update(created(base), patch)
+        assert found(result) == [(INVALID, path, "payload.known_members_only")]
+        assert result.violations[0].message == f"{path} has more than 64 members"
+
+    @pytest.mark.parametrize(
+        ("patch", "expected"),
+        [
+            (
+                {5: "x", "retries": 9},
+                [
+                    (INVALID, None, "payload.known_members_only"),
+                    (INVALID, "retries", "retries.within_bounds"),
+                ],
+            ),
+            (
+                {"scheduling": {"mon": {None: 1, "startTime": "18:00"}}},
+                [
+                    (INVALID, "scheduling.mon", "payload.known_members_only"),
+                    (INVALID, "scheduling.mon.stopTime", "schedule.window_starts_before_stop"),
+                ],
+            ),
+        ],
+        ids=["root", "window"],
+    )
+    def test_the_members_after_a_name_that_is_not_a_string_are_merged_too(
+        self, patch: dict[Any, Any], expected: list[tuple[ErrorKey, str | None, str]]
+    ) -> None:
+        assert found(validate_update(created("cooldown"), patch)) == expected
+
 
 class TestPatchIsObject:
     @pytest.mark.parametrize(
@@ -192,6 +237,14 @@ class TestPatchIsObject:
         assert result.status == 400
         assert result.value is None
         assert "field" not in result.envelope()
+
+    def test_the_message_says_what_a_patch_must_be(self) -> None:
+        result = validate_update(created("phone_call"), ["name", "x"])
+        assert result.envelope() == {
+            "success": False,
+            "error": "INVALID_REQUEST",
+            "message": "the patch must be a JSON object of the fields to change",
+        }
 
     # D-merge-patch: at most 51 members, the object limit of 64 less the 13 of a campaign.
     @pytest.mark.parametrize("size", [52, 65])
@@ -358,6 +411,36 @@ class TestCyclesEnabledImmutable:
         result = validate_update(created("cooldown"), {"cycles": {"enabled": "yes"}})
         assert found(result) == [ENABLED_IMMUTABLE]
 
+    def test_the_envelope_names_cycles_enabled(self) -> None:
+        assert validate_update(created("cooldown"), {"cycles": None}).envelope() == {
+            "success": False,
+            "error": "IMMUTABLE_FIELD",
+            "message": "cycles.enabled cannot be changed after creation",
+            "field": "cycles.enabled",
+        }
+
+    @pytest.mark.parametrize(
+        "patch", [{"cycles": None}, {"cycles": {"enabled": False}}], ids=["null", "false"]
+    )
+    def test_a_refused_removal_keeps_the_block_for_the_look_ups(
+        self, patch: dict[str, Any]
+    ) -> None:
+        # D-merge-patch: the refused change keeps the current block in the merged campaign, and
+        # the look-ups run on it (api-contract "Look-ups": each tag of an enabled block).
+        directory = FakeDirectory(tags=set())
+        result = validate_update(created("cooldown"), patch, directory=directory)
+        assert found(result) == [
+            ENABLED_IMMUTABLE,
+            (ErrorKey.INVALID_FILTER_TAG, "cycles.filter_tags[0]", "lookup.filter_tags_exist"),
+        ]
+        assert ("tag_exists", ("tag-optout",)) in directory.calls
+
+    def test_a_block_of_over_64_members_is_refused_whole_not_read_as_a_change(self) -> None:
+        # D-hostile-input: the block is not read, so it says nothing of `enabled`.
+        patch = {"cycles": {"enabled": False, **{f"x{i}": 1 for i in range(64)}}}
+        result = validate_update(created("cooldown"), patch)
+        assert found(result) == [(INVALID, "cycles", "payload.known_members_only")]
+
     @pytest.mark.parametrize(
         ("base", "patch"),
         [
@@ -418,6 +501,15 @@ class TestCyclesModeImmutable:
         result = validate_update(created("cooldown"), {"cycles": {"mode": mode}})
         assert found(result)[0] == MODE_IMMUTABLE
 
+    def test_the_envelope_names_cycles_mode(self) -> None:
+        result = validate_update(created("scheduled"), {"cycles": {"mode": "weekly"}})
+        assert result.envelope() == {
+            "success": False,
+            "error": "IMMUTABLE_FIELD",
+            "message": "cycles.mode cannot be changed after creation",
+            "field": "cycles.mode",
+        }
+
     @pytest.mark.parametrize("base", ["cooldown", "scheduled"])
     def test_sending_the_current_mode_is_no_change(self, base: str) -> None:
         existing = created(base)
@@ -463,6 +555,26 @@ class TestCyclesFieldsNeedEnabledCycles:
             (NOT_ENABLED, "cycles.max_iterations", "update.cycles_fields_need_enabled_cycles"),
             (NOT_ENABLED, "cycles.mode", "update.cycles_fields_need_enabled_cycles"),
         ]
+
+    @pytest.mark.parametrize(
+        ("block", "fields"),
+        [({5: 1}, ["cycles"]), ({("a",): 1, "mode": "x"}, ["cycles", "cycles.mode"])],
+        ids=["alone", "with a named member"],
+    )
+    def test_members_whose_names_are_not_strings_are_one_violation_at_the_block(
+        self, block: dict[Any, Any], fields: list[str]
+    ) -> None:
+        # D-merge-patch: such members are reported at the path of their object.
+        result = validate_update(created("phone_call"), {"cycles": block})
+        assert found(result) == [
+            (NOT_ENABLED, field, "update.cycles_fields_need_enabled_cycles") for field in fields
+        ]
+        assert result.envelope() == {
+            "success": False,
+            "error": "CYCLES_NOT_ENABLED",
+            "message": "cycles fields cannot be set: this campaign's cycles are not enabled",
+            "field": "cycles",
+        }
 
     def test_enabling_with_members_is_immutable_then_not_enabled(self) -> None:
         result = validate_update(created("phone_call"), {"cycles": BASES["cooldown"]["cycles"]})
