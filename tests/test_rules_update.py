@@ -588,6 +588,11 @@ class TestCyclesFieldsNeedEnabledCycles:
     def test_null_sets_nothing(self, name: str) -> None:
         assert validate_update(created("phone_call"), {"cycles": {name: None}}).ok
 
+    @pytest.mark.parametrize("name", [5, None, ("a",)], ids=["int", "None", "tuple"])
+    def test_null_under_a_name_that_is_not_a_string_sets_nothing_either(self, name: Any) -> None:
+        # D-merge-patch: a member set to null sets nothing, whatever its name.
+        assert validate_update(created("phone_call"), {"cycles": {name: None}}).ok
+
     def test_a_campaign_with_enabled_cycles_takes_its_members(self) -> None:
         result = validate_update(created("cooldown"), {"cycles": {"max_iterations": 5}})
         assert result.ok

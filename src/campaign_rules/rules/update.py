@@ -6,7 +6,7 @@ rules judge only what the change does to the campaign that exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from campaign_rules._change import PATCH_MAX_MEMBERS, Change
 from campaign_rules._enums import CampaignStatus
@@ -55,8 +55,11 @@ def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
     if change.cycles_were_enabled or block is None:
         return
     message = "cycles fields cannot be set: this campaign's cycles are not enabled"
-    if dict.__len__(change.members["cycles"]) > len(block):  # type: ignore[arg-type,index]
-        yield Finding("cycles", message)  # members whose names are not strings
+    # Members whose names are not strings are left out of `block`; a non-null one sets
+    # something all the same, and is reported once at the block (D-merge-patch).
+    raw: Iterable[tuple[object, object]] = dict.items(change.members["cycles"])  # type: ignore[arg-type,index]
+    if any(not issubclass(type(name), str) and value is not None for name, value in raw):
+        yield Finding("cycles", message)
     for name, value in block.items():
         if name != "enabled" and value is not None:
             yield Finding(member_path("cycles", name), message)
