@@ -105,14 +105,9 @@ class Document:
         return self.string("integration_id") or None
 
     @functools.cached_property
-    def cycles(self) -> dict[str, object] | None:
-        """The cycles block when it is a readable object, enabled or not."""
-        return read_object(self.root.get("cycles"))
-
-    @functools.cached_property
     def enabled_cycles(self) -> dict[str, object] | None:
-        """The cycles block when its `enabled` is `true`; else `None` (spec 2.4 rule 2)."""
-        cycles = self.cycles
+        """The cycles block when it is an object whose `enabled` is `true` (spec 2.4 rule 2)."""
+        cycles = read_object(self.root.get("cycles"))
         return cycles if cycles is not None and cycles.get("enabled") is True else None
 
     @property
@@ -142,22 +137,15 @@ class Document:
         return None if cycles is None or self.in_cooldown_mode else cycles.get("schedule")
 
     @functools.cached_property
-    def schedules(self) -> tuple[tuple[str, dict[str, object]], ...]:
-        """The readable Schedule objects in force, with their paths."""
-        found = (
-            ("scheduling", read_object(self.root.get("scheduling"))),
-            ("cycles.schedule", read_object(self.cycles_schedule)),
-        )
-        return tuple((path, schedule) for path, schedule in found if schedule is not None)
-
-    @functools.cached_property
     def windows(self) -> tuple[tuple[str, dict[str, object]], ...]:
-        """The readable weekday windows of the schedules in force, with their paths."""
+        """The readable weekday windows of the schedules in force, with their paths.
+
+        Taken from `sites`, so that each window is read once.
+        """
         return tuple(
-            (member_path(path, day), window)
-            for path, schedule in self.schedules
-            for day in WEEKDAYS
-            if (window := read_object(schedule.get(day))) is not None
+            (site.path, site.members)
+            for site in self.sites
+            if site.shape is WINDOW_MEMBERS and site.path is not None and site.members is not None
         )
 
     @functools.cached_property
