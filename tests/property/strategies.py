@@ -580,6 +580,16 @@ def splice(target: dict[Any, Any], path: Path, value: Any) -> dict[Any, Any]:
     return target
 
 
+def splice_parent_into_itself(target: dict[Any, Any], path: Path) -> dict[Any, Any]:
+    """Set `path` of `target` to the object that holds it: a value that contains itself."""
+    splice(target, path, None)
+    parent = target
+    for name in path[:-1]:
+        parent = parent[name]
+    parent[path[-1]] = parent
+    return target
+
+
 @st.composite
 def spliced_payloads(draw: st.DrawFn, values: st.SearchStrategy[Any] = json_like) -> Any:
     """A valid payload with one to three members, anywhere in it, set to `values`."""

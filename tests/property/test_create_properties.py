@@ -183,12 +183,7 @@ def hostile_cases(shared: Any) -> Iterator[Any]:
             # The payload itself, and the object holding the member, spliced into itself.
             wire = payload(base)
             yield s.splice(wire, path, wire)
-            wire = s.splice(payload(base), path, None)
-            parent = wire
-            for name in path[:-1]:
-                parent = parent[name]
-            parent[path[-1]] = parent
-            yield wire
+            yield s.splice_parent_into_itself(payload(base), path)
 
 
 @pytest.mark.parametrize("kind", sorted(s.HOSTILE_BUILDERS))

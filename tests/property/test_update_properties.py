@@ -224,12 +224,7 @@ def hostile_patches(shared: Any) -> Iterator[Any]:
         yield s.splice({}, path, shared)
         patch: dict[Any, Any] = {}
         yield s.splice(patch, path, patch)
-        patch = s.splice({}, path, None)
-        parent = patch
-        for name in path[:-1]:
-            parent = parent[name]
-        parent[path[-1]] = parent
-        yield patch
+        yield s.splice_parent_into_itself({}, path)
 
 
 @pytest.mark.parametrize("kind", sorted(s.HOSTILE_BUILDERS))
