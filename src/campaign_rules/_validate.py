@@ -25,7 +25,8 @@ def validate_create(payload: object, *, directory: Directory | None = None) -> C
     `payload` is the decoded JSON body, any Python value. With a `directory`, the rules that
     need the server's records run too; without one, only the offline rules do, and what they
     find is always a subset of what they find with one. Never raises for any payload, never
-    changes it, and reports every violation (at most 50, D-hostile-input) in rule order.
+    changes it, and reports every violation in rule order: at most 50 offline ones, then those
+    of the look-ups (D-hostile-input).
     """
     doc = Document(payload, directory)
     violations = _violations(_findings(doc, CREATE_RULES), doc)
