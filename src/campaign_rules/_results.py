@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Generic, TypeVar
 
 import attrs
 
@@ -10,7 +10,7 @@ from campaign_rules._enums import ErrorKey
 from campaign_rules._models import CampaignCreate
 from campaign_rules._violations import Violation
 
-__all__ = ["STATUS_OF_KEY", "CreateResult", "UpdateResult", "primary_violation"]
+__all__ = ["STATUS_OF_KEY", "CreateResult", "Outcome", "UpdateResult", "primary_violation"]
 
 # The HTTP status each error key answers with. Spec 7.3 and the api-contract fix the keys the
 # create and update rules use; D-statuses settles the rest, which spec 7.2 lists without one.
@@ -56,9 +56,17 @@ def primary_violation(violations: tuple[Violation, ...]) -> Violation | None:
     return min(violations, key=_rank, default=None)
 
 
+Value = TypeVar("Value")
+
+
 @attrs.frozen
-class _Result:
-    value: CampaignCreate | None
+class Outcome(Generic[Value]):
+    """What every check of the library returns: a value, or the violations that refused it.
+
+    Subclasses fix the status of success (`_ok_status`) and the type of `value`.
+    """
+
+    value: Value | None
     violations: tuple[Violation, ...]
 
     _ok_status: ClassVar[int]
@@ -103,7 +111,7 @@ class _Result:
 
 
 @attrs.frozen
-class CreateResult(_Result):
+class CreateResult(Outcome[CampaignCreate]):
     """The outcome of `validate_create`: the campaign with defaults applied, or violations.
 
     `value` is `None` unless `ok`. `status` is 201 when ok, else the primary violation's.
@@ -113,7 +121,7 @@ class CreateResult(_Result):
 
 
 @attrs.frozen
-class UpdateResult(_Result):
+class UpdateResult(Outcome[CampaignCreate]):
     """The outcome of `validate_update`: the merged campaign, or violations.
 
     `value` is `None` unless `ok`. `status` is 200 when ok, else the primary violation's.
