@@ -63,7 +63,7 @@ FULL = CampaignCreate(
         mode=CyclesMode.SCHEDULED,
         max_iterations=12,
         cooldown_minutes=0,
-        filter_statuses=("a", "b"),
+        filter_statuses=("failed", "queue"),
         filter_tags=("tag-vip",),
         schedule=Schedule(wed=DayWindow(datetime.time(8, 0), datetime.time(8, 1), True)),
         schedule_start_date=datetime.date(2024, 2, 29),
@@ -111,7 +111,7 @@ class TestToWire:
                 "mode": "scheduled",
                 "max_iterations": 12,
                 "cooldown_minutes": 0,
-                "filter_statuses": ["a", "b"],
+                "filter_statuses": ["failed", "queue"],
                 "filter_tags": ["tag-vip"],
                 "schedule": {"wed": {"startTime": "08:00", "stopTime": "08:01", "active": True}},
                 "schedule_start_date": "2024-02-29",
@@ -205,7 +205,7 @@ class TestToWire:
         first = to_wire(FULL)
         first["cycles"]["filter_statuses"].append("z")
         first["scheduling"]["mon"]["active"] = False
-        assert to_wire(FULL)["cycles"]["filter_statuses"] == ["a", "b"]
+        assert to_wire(FULL)["cycles"]["filter_statuses"] == ["failed", "queue"]
         assert to_wire(FULL)["scheduling"]["mon"]["active"] is True
 
 

@@ -12,16 +12,22 @@ from typing import Any
 import pytest
 
 from campaign_rules import (
+    CONTACT_STATUSES,
+    ContactStatus,
     CyclesConfig,
     CyclesMode,
     DayWindow,
     ErrorKey,
+    IntegrationType,
     Schedule,
     validate_create,
 )
 from tests.support import BASES, DROP, WINDOW, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
+INVALID_STATUS = ErrorKey.INVALID_STATUS
+PHONE_STATUSES = sorted(CONTACT_STATUSES[IntegrationType.PHONE_CALL])
+WHATSAPP_STATUSES = sorted(CONTACT_STATUSES[IntegrationType.WHATSAPP])
 SCHEDULED_ONLY = ErrorKey.SCHEDULED_MODE_ONLY
 
 
@@ -237,13 +243,21 @@ FILTER_LISTS = ["filter_statuses", "filter_tags"]
 
 
 class TestFilterListsWithinMaxItems:
-    @pytest.mark.parametrize("name", FILTER_LISTS)
     @pytest.mark.parametrize("count", [0, 1, 99, 100])
-    def test_up_to_100_items_is_accepted(self, name: str, count: int) -> None:
+    def test_up_to_100_tags_is_accepted(self, count: int) -> None:
         items = [f"item-{i}" for i in range(count)]
-        result = validate_create(with_cycles("cooldown", **{name: items}))
+        result = validate_create(with_cycles("cooldown", filter_tags=items))
         assert result.ok
-        assert getattr(result.value.cycles, name) == tuple(items)
+        assert result.value.cycles.filter_tags == tuple(items)
+
+    @pytest.mark.parametrize("count", [99, 100])
+    def test_up_to_100_statuses_are_read_item_by_item(self, count: int) -> None:
+        # Seven phone_call statuses exist, so a long list holds unknown ones: they are judged
+        # one by one (D-contact-statuses), the list is not refused whole.
+        items = [*PHONE_STATUSES, *(f"item-{i}" for i in range(count - len(PHONE_STATUSES)))]
+        result = validate_create(with_cycles("cooldown", filter_statuses=items))
+        assert {v.rule for v in result.violations} == {"cycles.filter_statuses_match_channel"}
+        assert result.violations[0].field == f"cycles.filter_statuses[{len(PHONE_STATUSES)}]"
 
     @pytest.mark.parametrize("name", FILTER_LISTS)
     @pytest.mark.parametrize("count", [101, 1000])
@@ -275,7 +289,7 @@ class TestFilterListsWithinMaxItems:
 class TestFilterItemsAreNonEmptyStrings:
     @pytest.mark.parametrize("name", FILTER_LISTS)
     def test_each_bad_item_is_refused_at_its_index(self, name: str) -> None:
-        items = ["ok", "", 5, None, ["x"], {}, True, 1.0, "also ok"]
+        items = ["failed", "", 5, None, ["x"], {}, True, 1.0, "queue"]
         result = validate_create(with_cycles("cooldown", **{name: items}))
         assert found(result) == [
             (INVALID, f"cycles.{name}[{index}]", "cycles.filter_items_are_non_empty_strings")
@@ -283,10 +297,17 @@ class TestFilterItemsAreNonEmptyStrings:
         ]
         assert result.violations[0].message == f"cycles.{name}[1] must be a non-empty string"
 
-    @pytest.mark.parametrize("name", FILTER_LISTS)
     @pytest.mark.parametrize("item", [" ", "x", "\u3000", "x" * 10_000, "ñ"])
-    def test_any_non_empty_string_is_accepted(self, name: str, item: str) -> None:
-        assert validate_create(with_cycles("scheduled", **{name: [item]})).ok
+    def test_any_non_empty_string_is_a_tag(self, item: str) -> None:
+        assert validate_create(with_cycles("scheduled", filter_tags=[item])).ok
+
+    @pytest.mark.parametrize("item", [" ", "x", "\u3000", "x" * 10_000, "ñ"])
+    def test_any_non_empty_string_is_no_empty_status(self, item: str) -> None:
+        # It is a string, so this rule is silent; whether it is a status is the next rule's.
+        result = validate_create(with_cycles("scheduled", filter_statuses=[item]))
+        assert found(result) == [
+            (INVALID_STATUS, "cycles.filter_statuses[0]", "cycles.filter_statuses_match_channel")
+        ]
 
     def test_two_empty_strings_are_not_also_repeats(self) -> None:
         result = validate_create(with_cycles("cooldown", filter_statuses=["", ""]))
@@ -299,7 +320,8 @@ class TestFilterItemsAreNonEmptyStrings:
 class TestFilterItemsAreUnique:
     @pytest.mark.parametrize("name", FILTER_LISTS)
     def test_a_repeat_is_refused_at_its_own_index(self, name: str) -> None:
-        result = validate_create(with_cycles("cooldown", **{name: ["a", "b", "a", "a", "c", "b"]}))
+        items = ["failed", "queue", "failed", "failed", "sending", "queue"]
+        result = validate_create(with_cycles("cooldown", **{name: items}))
         assert found(result) == [
             (INVALID, f"cycles.{name}[{index}]", "cycles.filter_items_are_unique")
             for index in (2, 3, 5)
@@ -307,10 +329,11 @@ class TestFilterItemsAreUnique:
         assert result.violations[0].message == f"cycles.{name}[2] repeats an earlier item"
 
     def test_items_differing_in_case_or_space_are_distinct(self) -> None:
-        assert validate_create(with_cycles("cooldown", filter_statuses=["a", "A", "a "])).ok
+        assert validate_create(with_cycles("cooldown", filter_tags=["a", "A", "a "])).ok
 
     def test_the_same_item_in_both_lists_is_accepted(self) -> None:
-        assert validate_create(with_cycles("cooldown", filter_statuses=["x"], filter_tags=["x"])).ok
+        body = with_cycles("cooldown", filter_statuses=["failed"], filter_tags=["failed"])
+        assert validate_create(body).ok
 
     def test_a_string_subclass_repeat_is_a_repeat(self) -> None:
         class S(str):
@@ -320,10 +343,61 @@ class TestFilterItemsAreUnique:
             def __hash__(self) -> int:
                 return id(self)
 
-        result = validate_create(with_cycles("cooldown", filter_statuses=[S("a"), S("a")]))
+        result = validate_create(
+            with_cycles("cooldown", filter_statuses=[S("failed"), S("failed")])
+        )
         assert found(result) == [
             (INVALID, "cycles.filter_statuses[1]", "cycles.filter_items_are_unique")
         ]
+
+
+class TestFilterStatusesMatchChannel:
+    def test_every_phone_call_status_is_accepted(self) -> None:
+        result = validate_create(with_cycles("cooldown", filter_statuses=PHONE_STATUSES))
+        assert result.ok
+        assert result.value.cycles.filter_statuses == tuple(PHONE_STATUSES)
+
+    @pytest.mark.parametrize("status", sorted(set(WHATSAPP_STATUSES) - set(PHONE_STATUSES)))
+    def test_a_whatsapp_only_status_is_refused_on_phone_call(self, status: str) -> None:
+        result = validate_create(with_cycles("cooldown", filter_statuses=["failed", status]))
+        assert found(result) == [
+            (INVALID_STATUS, "cycles.filter_statuses[1]", "cycles.filter_statuses_match_channel")
+        ]
+        assert result.violations[0].message == (
+            "cycles.filter_statuses[1] must be a phone_call contact status"
+        )
+        assert result.status == 400
+
+    @pytest.mark.parametrize("status", ["Failed", "FAILED", " failed", "failed ", "fail"])
+    def test_the_spelling_is_exact(self, status: str) -> None:
+        result = validate_create(with_cycles("scheduled", filter_statuses=[status]))
+        assert result.keys == (INVALID_STATUS,)
+
+    def test_a_whatsapp_block_is_read_with_whatsapp_statuses(self) -> None:
+        cycles = with_cycles("cooldown", filter_statuses=["sent", "answered"])["cycles"]
+        body = payload("whatsapp") | {"cycles": cycles}
+        assert found(validate_create(body)) == [
+            (INVALID, "cycles", "cycles.enabled_only_on_phone_call"),
+            (INVALID_STATUS, "cycles.filter_statuses[1]", "cycles.filter_statuses_match_channel"),
+        ]
+
+    def test_the_status_sets_are_those_the_service_documents(self) -> None:
+        assert set(PHONE_STATUSES) == {
+            "queue", "sending", "failed", "retrying", "converted", "voicemail", "answered",
+        }  # fmt: skip
+        assert set(WHATSAPP_STATUSES) == {
+            "queue", "sending", "sent", "delivered", "read", "accepted", "rejected", "failed",
+            "retrying", "converted",
+        }  # fmt: skip
+        assert set(ContactStatus) == set(PHONE_STATUSES) | set(WHATSAPP_STATUSES)
+
+    def test_no_channel_no_judgement(self) -> None:
+        body = with_cycles("cooldown", filter_statuses=["bogus"]) | {"integration_type": "sms"}
+        assert validate_create(body).keys == (ErrorKey.INVALID_INTEGRATION_TYPE,)
+
+    def test_a_disabled_block_is_not_read(self) -> None:
+        body = with_cycles("cooldown", enabled=False, filter_statuses=["bogus"])
+        assert validate_create(body).ok
 
 
 SCHEDULE_FIELDS = {

@@ -184,7 +184,7 @@ class TestFilterTagsExist:
     def test_filter_statuses_are_not_tags(self) -> None:
         directory = FakeDirectory()
         assert validate_create(
-            with_cycles("cooldown", filter_statuses=["nope"]), directory=directory
+            with_cycles("cooldown", filter_statuses=["voicemail"]), directory=directory
         ).ok
         assert tag("nope") not in directory.calls
 

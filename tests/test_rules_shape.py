@@ -699,7 +699,9 @@ class TestMembersHaveJsonTypes:
     def test_a_hostile_filter_item_is_read_as_its_string(self) -> None:
         cycles = {
             **BASES["cooldown"]["cycles"],
-            "filter_statuses": HostileList([HostileStr("a"), HostileStr("a"), HostileStr("")]),
+            "filter_statuses": HostileList(
+                [HostileStr("queue"), HostileStr("queue"), HostileStr("")]
+            ),
         }
         result = validate_armed(payload("cooldown", cycles=cycles))
         assert found(result) == [

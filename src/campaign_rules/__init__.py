@@ -14,15 +14,24 @@ from __future__ import annotations
 from campaign_rules._catalogue import RuleInfo, catalogue
 from campaign_rules._convert import to_wire
 from campaign_rules._directory import Directory
-from campaign_rules._enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._enums import (
+    CampaignStatus,
+    ContactStatus,
+    CyclesMode,
+    ErrorKey,
+    IntegrationType,
+)
+from campaign_rules._limits import CONTACT_STATUSES
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 from campaign_rules._results import CreateResult, UpdateResult
 from campaign_rules._validate import validate_create, validate_update
 from campaign_rules._violations import Violation
 
 __all__ = [
+    "CONTACT_STATUSES",
     "CampaignCreate",
     "CampaignStatus",
+    "ContactStatus",
     "CreateResult",
     "CyclesConfig",
     "CyclesMode",

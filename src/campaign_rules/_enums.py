@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["CampaignStatus", "CyclesMode", "ErrorKey", "IntegrationType"]
+__all__ = ["CampaignStatus", "ContactStatus", "CyclesMode", "ErrorKey", "IntegrationType"]
 
 
 class IntegrationType(enum.StrEnum):
@@ -34,6 +34,27 @@ class CampaignStatus(enum.StrEnum):
     INACTIVE = "inactive"
     COOLDOWN = "cooldown"
     FINISHED = "finished"
+
+
+class ContactStatus(enum.StrEnum):
+    """The statuses of a campaign contact, on either channel (D-contact-statuses).
+
+    The spec leaves them "not shown" (2.5); these are the ones the public service documents.
+    Which channel has which is `CONTACT_STATUSES`, in `_limits`.
+    """
+
+    QUEUE = "queue"
+    SENDING = "sending"
+    SENT = "sent"
+    DELIVERED = "delivered"
+    READ = "read"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    ANSWERED = "answered"
+    VOICEMAIL = "voicemail"
+    RETRYING = "retrying"
+    FAILED = "failed"
+    CONVERTED = "converted"
 
 
 class ErrorKey(enum.StrEnum):

@@ -7,14 +7,17 @@ entry of `docs/decisions.md`, where the spec says "not shown" and the library de
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
 import attrs
 
-from campaign_rules._enums import IntegrationType
+from campaign_rules._enums import ContactStatus, IntegrationType
 
 __all__ = [
     "CHANNEL_OF_FIELD",
+    "CONTACT_STATUSES",
     "COOLDOWN_MINUTES",
     "DEFAULT_MESSAGE_LIMIT",
     "DEFAULT_RETRIES",
@@ -85,6 +88,19 @@ WEEKDAYS: Final = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 # spec 2.4 rule 3: the cycles fields that only `scheduled` mode takes.
 SCHEDULE_ONLY_CYCLES_FIELDS: Final = ("schedule", "schedule_start_date", "schedule_end_date")
+
+# D-contact-statuses: the contact statuses of each channel, as the public service documents
+# them; `cycles.filter_statuses` takes only those of the campaign's channel.
+_S = ContactStatus
+CONTACT_STATUSES: Final[Mapping[IntegrationType, frozenset[ContactStatus]]] = MappingProxyType({
+    IntegrationType.PHONE_CALL: frozenset({
+        _S.QUEUE, _S.SENDING, _S.FAILED, _S.RETRYING, _S.CONVERTED, _S.VOICEMAIL, _S.ANSWERED,
+    }),
+    IntegrationType.WHATSAPP: frozenset({
+        _S.QUEUE, _S.SENDING, _S.SENT, _S.DELIVERED, _S.READ, _S.ACCEPTED, _S.REJECTED,
+        _S.FAILED, _S.RETRYING, _S.CONVERTED,
+    }),
+})  # fmt: skip
 
 # D-filter-lists: `cycles.filter_statuses` and `cycles.filter_tags` hold at most 100 items.
 FILTER_LISTS: Final = ("filter_statuses", "filter_tags")

@@ -20,6 +20,8 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
+from campaign_rules import IntegrationType
+from campaign_rules._limits import CONTACT_STATUSES
 from campaign_rules._timezones import timezone_names
 from tests.support import (
     AGENT,
@@ -260,7 +262,9 @@ def schedules(draw: st.DrawFn) -> dict[str, Any]:
     return {day: draw(windows) for day in days}
 
 
-_STATUSES = ("converted", "no_answer", "busy", "failed", "opted_out", "réessayer", "🚫", " ")
+# D-contact-statuses: cycles run on phone_call campaigns only, so a valid block filters on
+# phone_call statuses.
+_STATUSES = tuple(sorted(status.value for status in CONTACT_STATUSES[IntegrationType.PHONE_CALL]))
 _TAG_POOL = (*TAGS, "tag-ñ", "🏷️", "x", "tag with spaces")
 
 
@@ -1048,6 +1052,10 @@ def _cycles_too_large(draw: st.DrawFn) -> Defect:
 @_defect
 def _cycles_enabled_on_whatsapp(draw: st.DrawFn) -> Defect:
     block = draw(enabled_cycles())
+    # Only that one defect: the filter statuses are read as the campaign's channel's.
+    whatsapp = CONTACT_STATUSES[IntegrationType.WHATSAPP]
+    if "filter_statuses" in block:
+        block["filter_statuses"] = [s for s in block["filter_statuses"] if s in whatsapp]
     return draw(valid_payloads("whatsapp")) | {"cycles": block}, INVALID_REQUEST, "cycles"
 
 
@@ -1135,11 +1143,27 @@ def _filter_item_repeated(draw: st.DrawFn) -> Defect:
     name = draw(st.sampled_from(FILTER_LISTS))
     items = base["cycles"].setdefault(name, [])
     if not items:
-        items.append(draw(st.sampled_from(TAGS)))
+        items.append(draw(st.sampled_from(_STATUSES if name == "filter_statuses" else TAGS)))
     original = draw(st.integers(0, len(items) - 1))
     index = draw(st.integers(original + 1, len(items)))
     items.insert(index, items[original])
     return base, INVALID_REQUEST, f"cycles.{name}[{index}]"
+
+
+@_defect
+def _filter_status_unknown(draw: st.DrawFn) -> Defect:
+    # D-contact-statuses: a status of the other channel, another spelling, or any other text.
+    base = draw(valid_payloads(cycles=draw(st.sampled_from(MODES))))
+    items = base["cycles"].setdefault("filter_statuses", [])
+    index = draw(st.integers(0, len(items)))
+    whatsapp_only = CONTACT_STATUSES[IntegrationType.WHATSAPP] - set(_STATUSES)
+    unknown = st.one_of(
+        st.sampled_from(sorted(whatsapp_only)),
+        st.sampled_from(("Converted", "QUEUE", " queue", "failed ", "no_answer", "busy")),
+        texts.filter(lambda text: text != "" and text not in _STATUSES),
+    )
+    items.insert(index, draw(unknown))
+    return base, "INVALID_STATUS", f"cycles.filter_statuses[{index}]"
 
 
 @_defect

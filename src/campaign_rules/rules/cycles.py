@@ -14,6 +14,7 @@ from campaign_rules._enums import CyclesMode, IntegrationType
 from campaign_rules._formats import parse_date
 from campaign_rules._json import as_string, item_path, member_path
 from campaign_rules._limits import (
+    CONTACT_STATUSES,
     COOLDOWN_MINUTES,
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
@@ -31,6 +32,7 @@ __all__ = [
     "filter_items_are_non_empty_strings",
     "filter_items_are_unique",
     "filter_lists_within_max_items",
+    "filter_statuses_match_channel",
     "max_iterations_within_bounds",
     "mode_is_known",
     "required_when_enabled",
@@ -119,6 +121,18 @@ def filter_items_are_unique(doc: Document) -> Iterator[Finding]:
                 path = item_path(member_path("cycles", name), index)
                 yield Finding(path, f"{path} repeats an earlier item")
             seen.add(text)
+
+
+def filter_statuses_match_channel(doc: Document) -> Iterator[Finding]:
+    """Each `cycles.filter_statuses` item is a status of the channel (D-contact-statuses)."""
+    if doc.channel is None:
+        return  # which statuses exist depends on the channel; its own rule reports it
+    statuses = CONTACT_STATUSES[doc.channel]
+    for index, item in enumerate(doc.filter_lists.get("filter_statuses", ())):
+        text = as_string(item)
+        if text and text not in statuses:
+            path = item_path("cycles.filter_statuses", index)
+            yield Finding(path, f"{path} must be a {doc.channel.value} contact status")
 
 
 def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:

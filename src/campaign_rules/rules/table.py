@@ -67,6 +67,7 @@ CREATE_RULES: tuple[Rule[Document], ...] = (
     Rule("cycles.filter_lists_within_max_items", _400, "D-filter-lists", cycles.filter_lists_within_max_items),
     Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", cycles.filter_items_are_non_empty_strings),
     Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", cycles.filter_items_are_unique),
+    Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", cycles.filter_statuses_match_channel),
     Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract", cycles.cooldown_mode_has_no_schedule),
     Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", cycles.dates_are_iso),
     Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", cycles.start_date_not_after_end_date),
