@@ -23,27 +23,65 @@ from campaign_rules._enums import (
 )
 from campaign_rules._limits import CONTACT_STATUSES
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+from campaign_rules._parse import (
+    ParseResult,
+    parse_contact_response,
+    parse_create_response,
+    parse_error,
+    parse_thread,
+)
+from campaign_rules._response_models import (
+    AgentRef,
+    ApiError,
+    Assignee,
+    CampaignContact,
+    CampaignCycles,
+    CampaignDetail,
+    CredentialsError,
+    EndUser,
+    Integration,
+    IntegrationRef,
+    Thread,
+    ThreadTag,
+)
 from campaign_rules._results import CreateResult, UpdateResult
 from campaign_rules._validate import validate_create, validate_update
 from campaign_rules._violations import Violation
 
 __all__ = [
     "CONTACT_STATUSES",
+    "AgentRef",
+    "ApiError",
+    "Assignee",
+    "CampaignContact",
     "CampaignCreate",
+    "CampaignCycles",
+    "CampaignDetail",
     "CampaignStatus",
     "ContactStatus",
     "CreateResult",
+    "CredentialsError",
     "CyclesConfig",
     "CyclesMode",
     "DayWindow",
     "Directory",
+    "EndUser",
     "ErrorKey",
+    "Integration",
+    "IntegrationRef",
     "IntegrationType",
+    "ParseResult",
     "RuleInfo",
     "Schedule",
+    "Thread",
+    "ThreadTag",
     "UpdateResult",
     "Violation",
     "catalogue",
+    "parse_contact_response",
+    "parse_create_response",
+    "parse_error",
+    "parse_thread",
     "to_wire",
     "validate_create",
     "validate_update",

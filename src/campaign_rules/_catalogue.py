@@ -8,7 +8,14 @@ import attrs
 
 from campaign_rules._enums import ErrorKey
 from campaign_rules._results import STATUS_OF_KEY
-from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES, Rule
+from campaign_rules.rules.table import (
+    CREATE_RULES,
+    ERROR_RESPONSE_RULES,
+    LOOKUP_RULES,
+    RESPONSE_RULES,
+    UPDATE_RULES,
+    Rule,
+)
 
 __all__ = ["RuleInfo", "catalogue", "render_markdown"]
 
@@ -26,15 +33,18 @@ class RuleInfo:
 
 
 def catalogue() -> tuple[RuleInfo, ...]:
-    """Every rule, by stage: creation rules, look-ups, update rules.
+    """Every rule, by stage: creation rules, look-ups, update rules, response rules.
 
     `validate_create` runs the creation rules, then the look-ups; `validate_update` runs the
-    update rules, then the creation rules and the look-ups on the merged campaign.
+    update rules, then the creation rules and the look-ups on the merged campaign. The
+    `parse_*` functions run the response rules; `parse_error` runs the error rules first.
     """
     stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
         ("create", CREATE_RULES),
         ("lookup", LOOKUP_RULES),
         ("update", UPDATE_RULES),
+        ("response", RESPONSE_RULES),
+        ("error", ERROR_RESPONSE_RULES),
     )
     return tuple(
         RuleInfo(rule.id, rule.key, STATUS_OF_KEY[rule.key], rule.source, rule.summary, stage)
@@ -49,8 +59,9 @@ _HEADER = """\
 Generated from `src/campaign_rules/rules/table.py` by `campaign-rules rules`; a test fails
 when this page is stale. Stages: `create` rules run offline on every creation payload and on
 every merged update; `lookup` rules run when a `Directory` is given; `update` rules run on the
-change itself. Sources: "spec N" is a section of the service spec, "D-..." an entry of
-[decisions.md](decisions.md).
+change itself; `response` rules run on every response body a `parse_*` function reads, after
+the `error` rules for an error body. Sources: "spec N" is a section of the service spec,
+"D-..." an entry of [decisions.md](decisions.md).
 
 From a rule to its proof: the cases that make it fire and keep it silent are in
 `tests/cases/<rule>.json`, each citing its clause; its example tests are the class named after

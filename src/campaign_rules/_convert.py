@@ -1,32 +1,100 @@
 """The one cattrs converter: validated wire JSON into value objects, value objects into wire JSON.
 
 This is the only module that knows wire names (`startTime`) and wire formats (`"09:00"`,
-`"2026-03-01"`). It structures only payloads that passed every rule, reading them through
-`campaign_rules._json`, so a hostile subclass among the values runs no code of its own here
-either.
+`"2026-03-01"`, `"2026-03-01T09:00:00+00:00"`). It serves the creation input and every response
+model alike, for the server and the SDK. It structures only bodies that passed every rule,
+reading them through `campaign_rules._json`, so a hostile subclass among the values runs no
+code of its own here either. Members a model does not hold are left behind (D-tolerant-reading).
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, TypeVar
 
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from campaign_rules._document import Document
-from campaign_rules._enums import CyclesMode, IntegrationType
-from campaign_rules._formats import parse_date, parse_time
+from campaign_rules._enums import (
+    CampaignStatus,
+    ContactStatus,
+    CyclesMode,
+    ErrorKey,
+    IntegrationType,
+)
+from campaign_rules._formats import (
+    parse_contact_time,
+    parse_date,
+    parse_date_time,
+    parse_response_time,
+)
 from campaign_rules._json import as_boolean, as_integer, as_string, read_list, read_object
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+from campaign_rules._response_models import (
+    AgentRef,
+    ApiError,
+    Assignee,
+    CampaignContact,
+    CampaignCycles,
+    CampaignDetail,
+    CredentialsError,
+    EndUser,
+    Integration,
+    IntegrationRef,
+    Thread,
+    ThreadTag,
+)
 
-__all__ = ["structure_campaign", "to_wire"]
+__all__ = ["WireModel", "structure_campaign", "structure_response", "to_wire"]
+
+# Every value object that has a wire form.
+WireModel = (
+    CampaignCreate
+    | CampaignDetail
+    | CampaignContact
+    | Thread
+    | ApiError
+    | CredentialsError
+    | Schedule
+    | DayWindow
+    | CyclesConfig
+    | CampaignCycles
+    | Integration
+    | AgentRef
+    | EndUser
+    | IntegrationRef
+    | ThreadTag
+    | Assignee
+)
 
 T = TypeVar("T")
 
 _WIRE_NAMES: Final = {"start_time": "startTime", "stop_time": "stopTime"}
 _TIME_FORMAT: Final = "%H:%M"
+_CONTACT_TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S"
+
+# The value objects, inner ones first; each gets its structure and unstructure functions.
+_MODELS: Final = (
+    DayWindow,
+    Schedule,
+    CyclesConfig,
+    CampaignCreate,
+    CampaignCycles,
+    Integration,
+    AgentRef,
+    CampaignDetail,
+    CampaignContact,
+    EndUser,
+    IntegrationRef,
+    ThreadTag,
+    Assignee,
+    Thread,
+    ApiError,
+    CredentialsError,
+)
+_ENUMS: Final = (IntegrationType, CyclesMode, CampaignStatus, ContactStatus, ErrorKey)
 
 
 def _validated(reader: Callable[[object], T | None]) -> Callable[[object, Any], T]:
@@ -49,8 +117,28 @@ def _time_text(time: datetime.time) -> str:
     return time.strftime(_TIME_FORMAT)
 
 
-def _is_string_tuple(type_: Any) -> bool:
-    return bool(type_ == tuple[str, ...])
+def _date_time_text(moment: datetime.datetime) -> str:
+    # RFC 3339 with a `T`; a naive value (which parsing never builds) is UTC (D-date-times).
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return moment.isoformat()
+
+
+def _contact_time_text(moment: datetime.datetime | None) -> str | None:
+    return None if moment is None else moment.strftime(_CONTACT_TIME_FORMAT)
+
+
+def _contact_time(value: object, _: Any) -> datetime.datetime | None:
+    return None if value is None else parse_contact_time(as_string(value) or "")
+
+
+def _is_homogeneous_tuple(type_: Any) -> bool:
+    args: tuple[Any, ...] = getattr(type_, "__args__", ())
+    return getattr(type_, "__origin__", None) is tuple and args[1:] == (Ellipsis,)
+
+
+def _is_mapping(type_: Any) -> bool:
+    return getattr(type_, "__origin__", None) is Mapping
 
 
 def _make_converter() -> cattrs.Converter:
@@ -60,44 +148,90 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook(str, _validated(as_string))
     converter.register_structure_hook(int, _validated(as_integer))
     converter.register_structure_hook(bool, _validated(as_boolean))
+    # Response windows may carry seconds (D-response-times); creation input is HH:MM only, and
+    # its rules have checked that before anything is structured.
     converter.register_structure_hook(
-        datetime.time, _validated(lambda v: parse_time(as_string(v) or ""))
+        datetime.time, _validated(lambda v: parse_response_time(as_string(v) or ""))
     )
     converter.register_structure_hook(
         datetime.date, _validated(lambda v: parse_date(as_string(v) or ""))
     )
-    string = _validated(as_string)
-    converter.register_structure_hook_func(
-        _is_string_tuple, lambda v, _: tuple(string(item, str) for item in read_list(v) or ())
+    converter.register_structure_hook(
+        datetime.datetime, _validated(lambda v: parse_date_time(as_string(v) or ""))
     )
-    for enum_type in (IntegrationType, CyclesMode):
+    # A homogeneous tuple is a JSON array, read without running a list subclass's code; an
+    # optional one sent as null is empty (D-tolerant-reading).
+    converter.register_structure_hook_factory(
+        _is_homogeneous_tuple,
+        lambda type_: _tuple_hook(converter, type_.__args__[0]),
+    )
+    converter.register_unstructure_hook_factory(
+        _is_homogeneous_tuple,
+        lambda type_: lambda items: [converter.unstructure(item) for item in items],
+    )
+    converter.register_structure_hook_func(_is_mapping, _mapping_hook)
+    converter.register_unstructure_hook_func(_is_mapping, dict)
+    for enum_type in _ENUMS:
         converter.register_structure_hook(enum_type, lambda v, t: t(as_string(v)))
         converter.register_unstructure_hook(enum_type, lambda member: member.value)
     converter.register_unstructure_hook(datetime.time, _time_text)
     converter.register_unstructure_hook(datetime.date, datetime.date.isoformat)
-    converter.register_unstructure_hook_func(_is_string_tuple, list)
+    converter.register_unstructure_hook(datetime.datetime, _date_time_text)
 
-    for cls in (DayWindow, Schedule, CyclesConfig, CampaignCreate):
-        renames = {
-            field.name: override(rename=_WIRE_NAMES[field.name])
-            for field in cls.__attrs_attrs__
-            if field.name in _WIRE_NAMES
-        }
-        structure = make_dict_structure_fn(cls, converter, **renames)  # type: ignore[arg-type]
-        converter.register_structure_hook(
-            cls, lambda value, cls_, fn=structure: fn(read_object(value) or {}, cls_)
-        )
-        # An optional member that is absent (None, or an empty filter list) is left out.
-        omitted = {
-            field.name: override(omit_if_default=True, rename=_WIRE_NAMES.get(field.name))
-            for field in cls.__attrs_attrs__
-            if field.default is None or field.default == ()
-        }
-        converter.register_unstructure_hook(
-            cls,
-            make_dict_unstructure_fn(cls, converter, **{**renames, **omitted}),  # type: ignore[arg-type]
-        )
+    for cls in _MODELS:
+        _register_model(converter, cls)
     return converter
+
+
+def _tuple_hook(
+    converter: cattrs.Converter, item_type: Any
+) -> Callable[[object, Any], tuple[Any, ...]]:
+    def hook(value: object, _: Any) -> tuple[Any, ...]:
+        return tuple(converter.structure(item, item_type) for item in read_list(value) or ())
+
+    return hook
+
+
+def _mapping_hook(value: object, type_: Any) -> dict[str, object]:
+    """A free-form map: its members as they are, or as plain strings for `Mapping[str, str]`."""
+    # The response rules have checked the size and that every name is a string.
+    items: Iterable[tuple[str, object]] = dict.items(value)  # type: ignore[arg-type]
+    if type_.__args__[1] is str:
+        return {str.__str__(name): as_string(member) for name, member in items}
+    return {str.__str__(name): member for name, member in items}
+
+
+# Per-field wire forms that differ from their type's: spec 2.5's `last_call_at`.
+_FIELD_HOOKS: Final = {
+    (CampaignContact, "last_call_at"): (_contact_time, _contact_time_text),
+}
+
+
+def _register_model(converter: cattrs.Converter, cls: type[Any]) -> None:
+    fields = cls.__attrs_attrs__
+    renames = {
+        f.name: override(rename=_WIRE_NAMES[f.name]) for f in fields if f.name in _WIRE_NAMES
+    }
+    hooks = {
+        name: override(struct_hook=structure, unstruct_hook=unstructure)
+        for (owner, name), (structure, unstructure) in _FIELD_HOOKS.items()
+        if owner is cls
+    }
+    structure = make_dict_structure_fn(cls, converter, **renames, **hooks)  # type: ignore[arg-type]
+    converter.register_structure_hook(
+        cls,
+        lambda value, cls_, fn=structure: fn(read_object(value) or {}, cls_),  # type: ignore[misc]
+    )
+    # An optional member that is absent (None, or an empty tuple) is left out of the wire form.
+    omitted = {
+        f.name: override(omit_if_default=True, rename=_WIRE_NAMES.get(f.name))
+        for f in fields
+        if f.default is None or f.default == ()
+    }
+    converter.register_unstructure_hook(
+        cls,
+        make_dict_unstructure_fn(cls, converter, **{**renames, **hooks, **omitted}),  # type: ignore[arg-type]
+    )
 
 
 _converter: Final = _make_converter()
@@ -117,7 +251,17 @@ def structure_campaign(doc: Document) -> CampaignCreate:
     return _converter.structure(members, CampaignCreate)
 
 
-def to_wire(value: CampaignCreate) -> dict[str, Any]:
-    """The wire JSON of a campaign: what `validate_create` reads back as the same value."""
+def structure_response(members: object, cls: type[T]) -> T:
+    """The value object `cls` of a response body (or of its inner member) that broke no rule."""
+    return _converter.structure(members, cls)
+
+
+def to_wire(value: WireModel) -> dict[str, Any]:
+    """The wire JSON of any value object, with the spec's member names and formats.
+
+    A `CampaignCreate` comes back as a body `validate_create` reads as the same value; a
+    response model as a body its `parse_*` function reads as the same value. Optional members
+    that are absent are left out; date-times are RFC 3339 with a `T` (D-date-times).
+    """
     wire: dict[str, Any] = _converter.unstructure(value)
     return wire

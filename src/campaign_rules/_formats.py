@@ -1,4 +1,4 @@
-"""The string formats of the creation input, as plain predicates and parsers.
+"""The string formats of the creation input and of responses, as plain predicates and parsers.
 
 Each checks the length first, so a huge string costs no more than a short one, and accepts
 ASCII digits only (`str.isdigit` also takes "٠٩"). No regular expression runs on the hot path.
@@ -11,7 +11,15 @@ from typing import Final
 
 from campaign_rules._limits import WHITESPACE
 
-__all__ = ["is_blank", "is_uuid_v4", "parse_date", "parse_time"]
+__all__ = [
+    "is_blank",
+    "is_uuid_v4",
+    "parse_contact_time",
+    "parse_date",
+    "parse_date_time",
+    "parse_response_time",
+    "parse_time",
+]
 
 _HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
 _UUID_LENGTH: Final = 36
@@ -65,6 +73,88 @@ def parse_date(text: str) -> datetime.date | None:
         return datetime.date(int(year), int(month), int(day))
     except ValueError:  # month 13, day 31 of a 30-day month, year 0
         return None
+
+
+def parse_response_time(text: str) -> datetime.time | None:
+    """The time of day of `HH:MM` or `HH:MM:SS` in a response, else `None` (D-response-times)."""
+    if len(text) == len("HH:MM"):
+        return parse_time(text)
+    if len(text) != len("HH:MM:SS") or text[5] != ":":
+        return None
+    clock = _clock(text)
+    return None if clock is None else datetime.time(*clock)
+
+
+def parse_contact_time(text: str) -> datetime.datetime | None:
+    """The naive date-time of `YYYY-MM-DD HH:MM:SS` (spec 2.5 `last_call_at`), else `None`."""
+    if len(text) != len("YYYY-MM-DD HH:MM:SS") or text[10] != " ":
+        return None
+    date, clock = parse_date(text[:10]), _clock(text[11:])
+    if date is None or clock is None:
+        return None
+    return datetime.datetime(date.year, date.month, date.day, *clock)
+
+
+_DATE_TIME_MIN_LENGTH: Final = len("YYYY-MM-DDTHH:MM:SS")
+# D-date-times: nine fraction digits (nanoseconds) and an offset fit; longer is refused unread.
+_DATE_TIME_MAX_LENGTH: Final = len("YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+HH:MM")
+_MICROSECOND_DIGITS: Final = 6
+
+
+def parse_date_time(text: str) -> datetime.datetime | None:
+    """The aware date-time of an RFC 3339 `date-time`, else `None` (D-date-times).
+
+    `T`, `t` or a space between date and time; seconds required; a fraction of any length up
+    to nine digits, cut to microseconds; `Z`, `z` or `+HH:MM`/`-HH:MM`. Without an offset the
+    time is taken as UTC, as is `-00:00` (RFC 3339 4.3: offset unknown).
+    """
+    if not _DATE_TIME_MIN_LENGTH <= len(text) <= _DATE_TIME_MAX_LENGTH or text[10] not in "Tt ":
+        return None
+    date, clock = parse_date(text[:10]), _clock(text[11:19])
+    if date is None or clock is None:
+        return None
+    rest, microsecond = text[19:], 0
+    if rest.startswith("."):
+        digits = len(rest) - 1 - len(rest[1:].lstrip("0123456789"))
+        if digits == 0:
+            return None
+        fraction = rest[1 : 1 + digits]
+        microsecond = int(fraction[:_MICROSECOND_DIGITS].ljust(_MICROSECOND_DIGITS, "0"))
+        rest = rest[1 + digits :]
+    zone = _offset(rest)
+    if zone is None:
+        return None
+    return datetime.datetime(
+        date.year, date.month, date.day, *clock, microsecond=microsecond, tzinfo=zone
+    )
+
+
+def _clock(text: str) -> tuple[int, int, int] | None:
+    """Hours, minutes and seconds of `HH:MM:SS`; a leap second (`:60`) is not taken."""
+    if len(text) != len("HH:MM:SS") or text[2] != ":" or text[5] != ":":
+        return None
+    parts = (text[:2], text[3:5], text[6:])
+    if not all(_is_ascii_number(part) for part in parts):
+        return None
+    hour, minute, second = (int(part) for part in parts)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return hour, minute, second
+
+
+def _offset(text: str) -> datetime.tzinfo | None:
+    """The zone of an RFC 3339 offset (`""` and `-00:00` are UTC, D-date-times), else `None`."""
+    if text in ("", "Z", "z", "-00:00"):
+        return datetime.UTC
+    if len(text) != len("+HH:MM") or text[0] not in "+-" or text[3] != ":":
+        return None
+    hours, minutes = text[1:3], text[4:]
+    if not (_is_ascii_number(hours) and _is_ascii_number(minutes)):
+        return None
+    if int(hours) > 23 or int(minutes) > 59:
+        return None
+    delta = datetime.timedelta(hours=int(hours), minutes=int(minutes))
+    return datetime.timezone(-delta if text[0] == "-" else delta)
 
 
 def is_blank(text: str) -> bool:

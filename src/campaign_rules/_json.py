@@ -24,6 +24,7 @@ __all__ = [
     "item_path",
     "json_type",
     "member_path",
+    "plain_json_problem",
     "read_list",
     "read_object",
 ]
@@ -143,3 +144,42 @@ def member_path(parent: str | None, name: str) -> str:
 def item_path(parent: str, index: int) -> str:
     """The field path of item `index` of the array at `parent`."""
     return f"{parent}[{index}]"
+
+
+def plain_json_problem(value: object, *, max_depth: int, max_values: int) -> str | None:
+    """Why `value` is not plain JSON within the caps, or `None` when it is.
+
+    Plain JSON: objects with string member names, arrays, strings, finite numbers, booleans
+    and null, at most `max_depth` levels of containers and `max_values` values in all. The walk
+    keeps its own stack, so depth costs no recursion, and stops at the first problem; a value
+    that contains itself is stopped by either cap.
+    """
+    pending: list[tuple[object, int]] = [(value, 0)]
+    seen = 0
+    while pending:
+        current, depth = pending.pop()
+        seen += 1
+        if seen > max_values:
+            return f"holds more than {max_values} values"
+        kind = json_type(current)
+        if kind == "unsupported":
+            return "holds a value JSON cannot hold"
+        if kind == "number" and not math.isfinite(float.__float__(current)):  # type: ignore[arg-type]
+            return "holds a number JSON cannot hold"
+        if kind not in ("object", "array"):
+            continue
+        if depth == max_depth:
+            return f"is nested more than {max_depth} levels deep"
+        # The size is taken before the items, so a huge container is refused unread.
+        size = list.__len__(current) if kind == "array" else dict.__len__(current)  # type: ignore[arg-type]
+        if seen + len(pending) + size > max_values:
+            return f"holds more than {max_values} values"
+        if kind == "array":
+            children: Iterable[object] = list.__iter__(current)  # type: ignore[arg-type]
+        else:
+            members: Iterable[tuple[object, object]] = dict.items(current)  # type: ignore[arg-type]
+            if not all(issubclass(type(name), str) for name, _ in members):
+                return "has members whose names are not strings"
+            children = dict.values(current)  # type: ignore[arg-type]
+        pending.extend((child, depth + 1) for child in children)
+    return None

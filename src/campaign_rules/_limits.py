@@ -29,6 +29,10 @@ __all__ = [
     "MESSAGE_LIMIT",
     "NAME_MAX_LENGTH",
     "OBJECT_MAX_MEMBERS",
+    "RESPONSE_ARRAY_MAX_ITEMS",
+    "RESPONSE_MAP_MAX_MEMBERS",
+    "RESPONSE_OPAQUE_MAX_DEPTH",
+    "RESPONSE_OPAQUE_MAX_VALUES",
     "RETRIES",
     "SCHEDULE_ONLY_CYCLES_FIELDS",
     "TIMEZONE_NAME_MAX_LENGTH",
@@ -115,6 +119,14 @@ FIELD_PATH_MAX_LENGTH: Final = 64
 
 # D-hostile-input: a result reports at most this many violations.
 VIOLATIONS_MAX: Final = 50
+
+# D-response-caps: what a response reader reads at most. Documented objects keep the creation
+# input's cap (OBJECT_MAX_MEMBERS); an array of a response holds at most 1,000 items, a free-form
+# map (`extracted_data`) 1,000 members, and the opaque `analytics` 10,000 values, 32 levels deep.
+RESPONSE_ARRAY_MAX_ITEMS: Final = 1_000
+RESPONSE_MAP_MAX_MEMBERS: Final = 1_000
+RESPONSE_OPAQUE_MAX_VALUES: Final = 10_000
+RESPONSE_OPAQUE_MAX_DEPTH: Final = 32
 
 # D-blank-name: the characters that make a name blank. These are exactly the characters that
 # ECMAScript's `\s` matches, so a JSON Schema `pattern` can state the same rule.

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from campaign_rules._json import as_integer
+from campaign_rules._json import as_integer, json_type
 from campaign_rules._limits import Bounds
 from campaign_rules._violations import Finding
 
-__all__ = ["integer_outside"]
+__all__ = ["article_of", "integer_outside", "with_article"]
 
 
 def integer_outside(value: object, bounds: Bounds, path: str) -> Iterator[Finding]:
@@ -16,3 +16,16 @@ def integer_outside(value: object, bounds: Bounds, path: str) -> Iterator[Findin
     number = as_integer(value)
     if number is not None and number not in bounds:
         yield Finding(path, f"{path} must be {bounds.describe()}")
+
+
+def with_article(type_name: str) -> str:
+    """A JSON type's name with its article, for messages: "an integer", "a string", "null"."""
+    if type_name == "null":
+        return "null"
+    return f"an {type_name}" if type_name[0] in "aeiou" else f"a {type_name}"
+
+
+def article_of(value: object) -> str:
+    """The JSON type of `value` with its article, for messages ("an array")."""
+    kind = json_type(value)
+    return "a Python value JSON cannot hold" if kind == "unsupported" else with_article(kind)

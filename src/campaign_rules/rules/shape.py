@@ -12,6 +12,7 @@ from campaign_rules._document import Document
 from campaign_rules._json import is_object, is_oversized_object, json_type, member_path
 from campaign_rules._limits import OBJECT_MAX_MEMBERS
 from campaign_rules._violations import Finding
+from campaign_rules.rules._common import article_of, with_article
 
 __all__ = [
     "known_members_only",
@@ -24,7 +25,8 @@ __all__ = [
 def payload_is_object(doc: Document) -> Iterator[Finding]:
     """The request body is a JSON object (spec 4.1, api-contract)."""
     if not is_object(doc.payload):
-        yield Finding(None, f"the request body must be a JSON object, not {_article(doc.payload)}")
+        kind = article_of(doc.payload)
+        yield Finding(None, f"the request body must be a JSON object, not {kind}")
 
 
 def known_members_only(doc: Document) -> Iterator[Finding]:
@@ -75,15 +77,4 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
                 and json_type(members[name]) not in types
             ):
                 path = member_path(site.path, name)
-                yield Finding(path, f"{path} must be {' or '.join(map(_with_article, types))}")
-
-
-def _with_article(type_name: str) -> str:
-    if type_name == "null":
-        return "null"
-    return f"an {type_name}" if type_name[0] in "aeiou" else f"a {type_name}"
-
-
-def _article(value: object) -> str:
-    kind = json_type(value)
-    return "a Python value JSON cannot hold" if kind == "unsupported" else _with_article(kind)
+                yield Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")

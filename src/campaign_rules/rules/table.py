@@ -16,10 +16,18 @@ import attrs
 from campaign_rules._change import Change
 from campaign_rules._document import Document
 from campaign_rules._enums import ErrorKey
+from campaign_rules._response_reading import ResponseReading
 from campaign_rules._violations import Finding
-from campaign_rules.rules import cycles, fields, lookups, schedule, shape, update
+from campaign_rules.rules import cycles, fields, lookups, responses, schedule, shape, update
 
-__all__ = ["CREATE_RULES", "LOOKUP_RULES", "UPDATE_RULES", "Rule"]
+__all__ = [
+    "CREATE_RULES",
+    "ERROR_RESPONSE_RULES",
+    "LOOKUP_RULES",
+    "RESPONSE_RULES",
+    "UPDATE_RULES",
+    "Rule",
+]
 
 Subject = TypeVar("Subject")
 
@@ -90,5 +98,24 @@ UPDATE_RULES: tuple[Rule[Change], ...] = (
     Rule("update.cycles_mode_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", update.cycles_mode_immutable),
     Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; api-contract", update.cycles_fields_need_enabled_cycles),
     Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "api-contract", update.campaign_not_finished),
+)
+
+# Responses: what an SDK reads (and a server may check before sending). A broken body is the
+# server's fault: SERVER_ERROR (D-response-violations).
+_500 = ErrorKey.SERVER_ERROR
+RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
+    Rule("response.body_is_object", _500, "spec 4.1-4.3, 5, 7.1", responses.body_is_object),
+    Rule("response.sizes_within_caps", _500, "D-response-caps", responses.sizes_within_caps),
+    Rule("response.required_members_present", _500, "spec 2.2, 2.5, 2.6, 4.1, 4.2, 7.1; D-tolerant-reading, D-detail-cycles, D-contact-last-call", responses.required_members_present),
+    Rule("response.members_have_json_types", _500, "spec 2.2-2.6, 4.1-4.3, 5, 7.1; D-tolerant-reading, D-integral-floats", responses.members_have_json_types),
+    Rule("response.values_have_formats", _500, "spec 2.2-2.6, 7.1, 7.2; D-date-times, D-response-times, D-response-violations", responses.values_have_formats),
+    Rule("response.maps_hold_strings", _500, "spec 2.5; D-response-caps", responses.maps_hold_strings),
+    Rule("response.analytics_holds_plain_json", _500, "spec 2.2; D-response-caps", responses.opaque_members_hold_plain_json),
+)
+
+# Error bodies: which of the two shapes it is, told by its members, then the response rules.
+ERROR_RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
+    Rule("error.status_is_an_error_status", _500, "spec 7.3, 7.4; D-response-violations", responses.error_status_is_an_error_status),
+    Rule("error.body_has_a_known_shape", _500, "spec 5, 7.1, 7.4", responses.error_body_has_a_known_shape),
 )
 # fmt: on

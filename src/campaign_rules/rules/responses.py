@@ -1,0 +1,133 @@
+"""Rules on response bodies: what an SDK reads, and what a server may check before it sends.
+
+Each rule reads one `ResponseReading`: the body walked once against its documented shape
+(`_response_shapes`). Strict about what the spec documents, tolerant of what it does not list
+(D-tolerant-reading); a broken body is the server's fault, so these rules yield
+`SERVER_ERROR` (D-response-violations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from campaign_rules._json import (
+    as_integer,
+    as_string,
+    is_object,
+    json_type,
+    member_path,
+    plain_json_problem,
+)
+from campaign_rules._limits import (
+    RESPONSE_MAP_MAX_MEMBERS,
+    RESPONSE_OPAQUE_MAX_DEPTH,
+    RESPONSE_OPAQUE_MAX_VALUES,
+)
+from campaign_rules._response_reading import ResponseReading
+from campaign_rules._violations import Finding
+from campaign_rules.rules._common import article_of, with_article
+
+__all__ = [
+    "body_is_object",
+    "error_body_has_a_known_shape",
+    "error_status_is_an_error_status",
+    "maps_hold_strings",
+    "members_have_json_types",
+    "opaque_members_hold_plain_json",
+    "required_members_present",
+    "sizes_within_caps",
+    "values_have_formats",
+]
+
+_ERROR_STATUSES = range(400, 600)
+
+
+def body_is_object(reading: ResponseReading) -> Iterator[Finding]:
+    """The response body is a JSON object (spec 4.1-4.3, 5, 7.1)."""
+    if not is_object(reading.body):
+        kind = article_of(reading.body)
+        yield Finding(None, f"the response body must be a JSON object, not {kind}")
+
+
+def error_body_has_a_known_shape(reading: ResponseReading) -> Iterator[Finding]:
+    """An error body has a string `error` (spec 7.1) or an integer one (spec 5, 7.4)."""
+    if is_object(reading.body) and reading.shape is None:
+        yield Finding("error", "error must be an error key (a string) or a status (an integer)")
+
+
+def error_status_is_an_error_status(reading: ResponseReading) -> Iterator[Finding]:
+    """An error body comes with an HTTP status from 400 to 599 (D-response-violations)."""
+    status = reading.status
+    if type(status) is not int or status not in _ERROR_STATUSES:
+        yield Finding(None, "the status of an error body must be an integer from 400 to 599")
+
+
+def sizes_within_caps(reading: ResponseReading) -> Iterator[Finding]:
+    """Documented objects and arrays are within the reading caps (D-response-caps)."""
+    for path, cap in reading.oversized:
+        yield Finding(path, f"{path or 'the response body'} {cap}")
+
+
+def required_members_present(reading: ResponseReading) -> Iterator[Finding]:
+    """Every member the spec's tables list is present, but optional ones (D-tolerant-reading)."""
+    for path in reading.missing:
+        yield Finding(path, f"{path} is required")
+
+
+def members_have_json_types(reading: ResponseReading) -> Iterator[Finding]:
+    """Each documented member has its JSON type; `null` only where allowed (D-tolerant-reading)."""
+    for node in reading.nodes:
+        member, kind = node.member, json_type(node.value)
+        if kind == member.type or (kind == "null" and (member.nullable or not member.required)):
+            continue
+        expected = with_article(member.type) + (" or null" if member.nullable else "")
+        yield Finding(node.path, f"{node.path} must be {expected}")
+
+
+def values_have_formats(reading: ResponseReading) -> Iterator[Finding]:
+    """Each value of the right type has its documented format or enum value (spec 2.2-2.6, 7)."""
+    for node in reading.nodes:
+        member = node.member
+        if member.format is None or json_type(node.value) != member.type:
+            continue
+        value: object = node.value
+        if member.type == "string":
+            value = as_string(value)
+        elif member.type == "integer":
+            value = as_integer(value)
+        if not member.format.check(value):
+            yield Finding(node.path, f"{node.path} must be {member.format.description}")
+
+
+def maps_hold_strings(reading: ResponseReading) -> Iterator[Finding]:
+    """A free-form map (`extracted_data`) maps string names to string values (spec 2.5)."""
+    for node in reading.nodes:
+        if not node.member.map_of_strings or json_type(node.value) != "object":
+            continue
+        if dict.__len__(node.value) > RESPONSE_MAP_MAX_MEMBERS:  # type: ignore[arg-type]
+            yield Finding(
+                node.path, f"{node.path} has more than {RESPONSE_MAP_MAX_MEMBERS} members"
+            )
+            continue
+        members: Iterable[tuple[object, object]] = dict.items(node.value)  # type: ignore[arg-type]
+        unnamed = False
+        for name, value in members:
+            if not issubclass(type(name), str):
+                unnamed = True
+            elif as_string(value) is None:
+                path = member_path(node.path, str.__str__(name))
+                yield Finding(path, f"{path} must be a string")
+        if unnamed:
+            yield Finding(node.path, f"{node.path} has members whose names are not strings")
+
+
+def opaque_members_hold_plain_json(reading: ResponseReading) -> Iterator[Finding]:
+    """`analytics` holds plain JSON within the caps (spec 2.2, D-response-caps)."""
+    for node in reading.nodes:
+        if not node.member.opaque or json_type(node.value) != "object":
+            continue
+        problem = plain_json_problem(
+            node.value, max_depth=RESPONSE_OPAQUE_MAX_DEPTH, max_values=RESPONSE_OPAQUE_MAX_VALUES
+        )
+        if problem is not None:
+            yield Finding(node.path, f"{node.path} {problem}")
