@@ -2,6 +2,7 @@
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -105,3 +106,102 @@ def test_module_entry_point_runs_as_a_process():
     assert done.returncode == 1
     assert done.stdout.startswith("INVALID_REQUEST agent_id: ")
     assert done.stderr == ""
+
+
+RESPONSES = EXAMPLES / "responses"
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "member"),
+    [
+        ("create-response", "create_response.json", "created_at"),
+        ("contact-response", "contact_response.json", "last_call_at"),
+        ("thread", "thread.json", "updated_at"),
+    ],
+)
+def test_a_valid_response_prints_ok_and_its_wire_form(kind, name, member, capsys):
+    assert main(["check", "--kind", kind, str(RESPONSES / name)]) == 0
+    first, rest = capsys.readouterr().out.split("\n", 1)
+    assert first == "ok"
+    assert member in json.loads(rest)
+
+
+def test_a_thread_is_printed_without_the_members_the_spec_does_not_list(capsys):
+    assert main(["check", "--kind", "thread", str(RESPONSES / "thread.json")]) == 0
+    thread = json.loads(capsys.readouterr().out.split("\n", 1)[1])
+    assert thread["integration"] == {"id": "int-wa-2"}
+    assert thread["tags"] == [{"id": "tag-vip", "name": "VIP"}]
+
+
+@pytest.mark.parametrize(
+    ("status", "name", "expected"),
+    [
+        (400, "api_error.json", {"error": "IMMUTABLE_FIELD", "field": "cycles.mode"}),
+        (401, "credentials_error.json", {"error": 401}),
+    ],
+)
+def test_an_error_body_is_read_as_its_own_shape(status, name, expected, capsys):
+    assert (
+        main(["check", "--json", "--kind", "error", "--status", str(status), str(RESPONSES / name)])
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == 200
+    assert expected.items() <= out["body"].items()
+
+
+def test_a_broken_response_prints_its_violations_with_paths(tmp_path, capsys):
+    body = json.loads((RESPONSES / "create_response.json").read_text(encoding="utf-8"))
+    body["campaign"]["integration"]["id"] = 5
+    del body["campaign"]["agent"]["name"]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    assert main(["check", "--kind", "create-response", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "SERVER_ERROR campaign.agent.name: campaign.agent.name is required",
+        "SERVER_ERROR campaign.integration.id: campaign.integration.id must be a string",
+    ]
+
+
+def test_a_response_kind_in_json_mode_answers_500_and_the_envelope(tmp_path, capsys):
+    path = tmp_path / "list.json"
+    path.write_text("[]", encoding="utf-8")
+    assert main(["check", "--json", "--kind", "thread", str(path)]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out == {
+        "status": 500,
+        "body": {
+            "success": False,
+            "error": "SERVER_ERROR",
+            "message": "the response body must be a JSON object, not an array",
+        },
+    }
+
+
+def test_kind_error_needs_a_status(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--kind", "error", str(RESPONSES / "api_error.json")])
+    assert exit_info.value.code == 2
+    assert "--kind error needs --status" in capsys.readouterr().err
+
+
+def test_an_unknown_kind_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--kind", "campaign", str(EXAMPLES / "phone_call.json")])
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("command", "code"), [(["rules"], 0), (["check", str(EXAMPLES / "invalid.json")], 1)]
+)
+def test_a_reader_that_leaves_early_ends_the_command_quietly(command, code, monkeypatch):
+    # A pipe whose reading end is closed: the first flush raises BrokenPipeError.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with open(write_end, "w", encoding="utf-8") as closed_pipe:
+        monkeypatch.setattr(sys, "stdout", closed_pipe)
+        assert main(command) == code
+        # stdout now writes to devnull, so the flush at exit cannot fail again.
+        closed_pipe.write("more")
+        closed_pipe.flush()

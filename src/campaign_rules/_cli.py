@@ -1,17 +1,25 @@
-"""The command line: `campaign-rules check FILE` and `campaign-rules rules`."""
+"""The command line: `campaign-rules check [--kind KIND] FILE` and `campaign-rules rules`."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn
 
 from campaign_rules import __version__
 from campaign_rules._catalogue import render_markdown
 from campaign_rules._convert import to_wire
-from campaign_rules._results import CreateResult
+from campaign_rules._parse import (
+    parse_contact_response,
+    parse_create_response,
+    parse_error,
+    parse_thread,
+)
+from campaign_rules._results import Outcome
 from campaign_rules._validate import validate_create
 
 __all__ = ["main"]
@@ -20,6 +28,15 @@ EXIT_VALID = 0
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
 
+# What `check --kind` reads a body as: a creation request (offline), or a response.
+_READERS: dict[str, Callable[[object, int | None], Outcome[Any]]] = {
+    "create": lambda body, _: validate_create(body),
+    "create-response": lambda body, _: parse_create_response(body),
+    "contact-response": lambda body, _: parse_contact_response(body),
+    "thread": lambda body, _: parse_thread(body),
+    "error": lambda body, status: parse_error(status, body),
+}
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
@@ -27,11 +44,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     if args.command == "rules":
-        sys.stdout.write(render_markdown())
+        with _reader_may_leave():
+            sys.stdout.write(render_markdown())
         return EXIT_VALID
-    return _check(args.file, as_json=args.json)
+    if args.kind == "error" and args.status is None:
+        parser.error("--kind error needs --status, the HTTP status the body came with")
+    return _check(args.file, kind=args.kind, status=args.status, as_json=args.json)
+
+
+@contextlib.contextmanager
+def _reader_may_leave() -> Iterator[None]:
+    """Stop writing quietly when the reader goes away (`campaign-rules rules | head`)."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at devnull so that the flush at exit does not fail a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,11 +75,23 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check",
-        help="validate one campaign creation body offline",
-        description="Validate one JSON campaign creation body offline (no directory look-ups). "
+        help="validate one JSON body: a campaign creation request, or a response",
+        description="Validate one JSON body offline (no directory look-ups): a campaign "
+        "creation request, or a response body of the service. "
         "Exit status: 0 valid, 1 invalid, 2 unreadable file or malformed JSON.",
     )
     check.add_argument("file", help="path of a JSON file, or - for standard input")
+    check.add_argument(
+        "--kind",
+        choices=sorted(_READERS),
+        default="create",
+        help="what the body is (default: create, a campaign creation request)",
+    )
+    check.add_argument(
+        "--status",
+        type=int,
+        help="with --kind error: the HTTP status the error body came with",
+    )
     check.add_argument(
         "--json",
         action="store_true",
@@ -57,18 +101,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check(path: str, *, as_json: bool) -> int:
-    payload = _load(path)
-    result = validate_create(payload)
-    if as_json:
-        body = result.envelope() if result.value is None else to_wire(result.value)
-        print(json.dumps({"status": result.status, "body": body}, indent=2, allow_nan=False))
-    else:
-        _print_result(result)
+def _check(path: str, *, kind: str, status: int | None, as_json: bool) -> int:
+    body = _load(path)
+    result = _READERS[kind](body, status)
+    with _reader_may_leave():
+        if as_json:
+            answer = result.envelope() if result.value is None else to_wire(result.value)
+            print(json.dumps({"status": result.status, "body": answer}, indent=2, allow_nan=False))
+        else:
+            _print_result(result)
     return EXIT_VALID if result.ok else EXIT_INVALID
 
 
-def _print_result(result: CreateResult) -> None:
+def _print_result(result: Outcome[Any]) -> None:
     if result.value is not None:
         print("ok")
         print(json.dumps(to_wire(result.value), indent=2, ensure_ascii=False))
