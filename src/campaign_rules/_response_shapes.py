@@ -72,27 +72,20 @@ def _one_of(values: Iterable[str], description: str) -> Format:
     return Format(description, lambda value: value in allowed)
 
 
+def _parses(parser: Callable[[str], object], description: str) -> Format:
+    """The format of the strings `parser` reads (it answers `None` for any other)."""
+    return Format(description, lambda value: parser(value) is not None)  # type: ignore[arg-type]
+
+
 _POSITIVE: Final = Format("a positive integer", lambda value: value >= 1)  # type: ignore[operator]
 _NOT_NEGATIVE: Final = Format("zero or more", lambda value: value >= 0)  # type: ignore[operator]
 _TRUE: Final = Format("true in a success body", lambda value: value is True)
 _FALSE: Final = Format("false in an error body", lambda value: value is False)
 _UUID_V4: Final = Format("a UUID v4", lambda value: is_uuid_v4(value))  # type: ignore[arg-type]
-_DATE_TIME: Final = Format(
-    "an RFC 3339 date-time",
-    lambda value: parse_date_time(value) is not None,  # type: ignore[arg-type]
-)
-_CONTACT_TIME: Final = Format(
-    "a date-time YYYY-MM-DD HH:MM:SS",
-    lambda value: parse_contact_time(value) is not None,  # type: ignore[arg-type]
-)
-_TIME_OF_DAY: Final = Format(
-    "a time of day HH:MM or HH:MM:SS",
-    lambda value: parse_response_time(value) is not None,  # type: ignore[arg-type]
-)
-_DATE: Final = Format(
-    "a calendar date YYYY-MM-DD",
-    lambda value: parse_date(value) is not None,  # type: ignore[arg-type]
-)
+_DATE_TIME: Final = _parses(parse_date_time, "an RFC 3339 date-time")
+_CONTACT_TIME: Final = _parses(parse_contact_time, "a date-time YYYY-MM-DD HH:MM:SS")
+_TIME_OF_DAY: Final = _parses(parse_response_time, "a time of day HH:MM or HH:MM:SS")
+_DATE: Final = _parses(parse_date, "a calendar date YYYY-MM-DD")
 _CAMPAIGN_STATUS: Final = _one_of(CampaignStatus, "a campaign status")
 _INTEGRATION_TYPE: Final = _one_of(IntegrationType, "phone_call or whatsapp")
 _CYCLES_MODE: Final = _one_of(CyclesMode, "cooldown or scheduled")
