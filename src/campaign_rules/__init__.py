@@ -24,6 +24,7 @@ from campaign_rules._enums import (
 from campaign_rules._limits import CONTACT_STATUSES
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 from campaign_rules._results import CreateResult, UpdateResult
+from campaign_rules._schema import json_schema
 from campaign_rules._validate import validate_create, validate_update
 from campaign_rules._violations import Violation
 
@@ -44,6 +45,7 @@ __all__ = [
     "UpdateResult",
     "Violation",
     "catalogue",
+    "json_schema",
     "to_wire",
     "validate_create",
     "validate_update",

@@ -1,4 +1,4 @@
-"""The command line: `campaign-rules check FILE` and `campaign-rules rules`."""
+"""The command line: `campaign-rules check FILE`, `rules` and `schema`."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from campaign_rules import __version__
 from campaign_rules._catalogue import render_markdown
 from campaign_rules._convert import to_wire
 from campaign_rules._results import CreateResult
+from campaign_rules._schema import render_schema
 from campaign_rules._validate import validate_create
 
 __all__ = ["main"]
@@ -30,6 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "rules":
         sys.stdout.write(render_markdown())
+        return EXIT_VALID
+    if args.command == "schema":
+        sys.stdout.write(render_schema())
         return EXIT_VALID
     return _check(args.file, as_json=args.json)
 
@@ -54,6 +58,12 @@ def _parser() -> argparse.ArgumentParser:
         help='print {"status": ..., "body": ...}: the error envelope, or the normalized campaign',
     )
     commands.add_parser("rules", help="print the rule catalogue as a Markdown table")
+    commands.add_parser(
+        "schema",
+        help="print the JSON Schema (draft 2020-12) of the campaign creation input",
+        description="Print the JSON Schema of the campaign creation input, generated from the "
+        "rules (the file schema/campaign-create.schema.json of the repository).",
+    )
     return parser
 
 
