@@ -374,11 +374,25 @@ def _channel_fields(channel: str) -> tuple[str, ...]:
 CYCLES_KINDS = ("absent", "disabled", "cooldown", "scheduled")
 
 
-@st.composite
 def create_payloads(
+    channel: str | None = None, cycles: str | None = None, *, json_only: bool = False
+) -> st.SearchStrategy[dict[Any, Any]]:
+    """Creation bodies that `validate_create` accepts, offline.
+
+    `channel`: `"phone_call"` or `"whatsapp"`, or either when `None`. `cycles`: one of
+    `CYCLES_KINDS` (`"absent"`, `"disabled"`, `"cooldown"`, `"scheduled"`), or any that fits
+    the channel when `None`; a disabled block holds ignored junk, Python values JSON cannot
+    hold among it (spec 2.4 rule 2). With `json_only=True` every payload is plain JSON that
+    `json.dumps(payload, allow_nan=False)` encodes and `json.loads` reads back equal.
+    """
+    payloads = _create_payloads(channel, cycles)
+    return payloads.filter(is_plain_json) if json_only else payloads
+
+
+@st.composite
+def _create_payloads(
     draw: st.DrawFn, channel: str | None = None, cycles: str | None = None
 ) -> dict[Any, Any]:
-    """A valid creation payload. `cycles`: one of CYCLES_KINDS, or any fitting the channel."""
     if channel is None:
         channel = "phone_call" if cycles in MODES else draw(st.sampled_from(CHANNELS))
     members: dict[Any, Any] = {
