@@ -32,7 +32,7 @@ import json
 import math
 import random
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from hypothesis import event
@@ -1144,18 +1144,27 @@ DEFECT_KINDS: Final = tuple(_DEFECTS)
 _NOT_JSON_KINDS: Final = frozenset({"member_name_not_a_string"})
 
 
-def invalid_create_payloads(*, json_only: bool = False) -> st.SearchStrategy[Defect]:
+def invalid_create_payloads(
+    *, kinds: Iterable[str] | None = None, json_only: bool = False
+) -> st.SearchStrategy[Defect]:
     """`(payload, expected_key, expected_field)`: a valid body with one defect, and its violation.
 
     `validate_create(payload)` reports exactly one violation, with the error key `expected_key`
-    and the field path `expected_field` (`None` for the body as a whole). Defects include
-    Python values JSON cannot hold (NaN, tuples, member names that are not strings), for
-    callers that pass decoded values around; with `json_only=True` every payload is plain JSON
-    that `json.dumps(payload, allow_nan=False)` encodes and `json.loads` reads back equal, as
-    a body sent over HTTP would be.
+    and the field path `expected_field` (`None` for the body as a whole). `kinds` limits the
+    defects to some of `DEFECT_KINDS` (all by default). Defects include Python values JSON
+    cannot hold (NaN, tuples, member names that are not strings), for callers that pass
+    decoded values around; with `json_only=True` every payload is plain JSON that
+    `json.dumps(payload, allow_nan=False)` encodes and `json.loads` reads back equal, as a body
+    sent over HTTP would be. Raises `ValueError` when no kind is left to draw.
     """
-    kinds = tuple(kind for kind in DEFECT_KINDS if not (json_only and kind in _NOT_JSON_KINDS))
-    defects = _one_defect(kinds)
+    chosen = DEFECT_KINDS if kinds is None else tuple(kinds)
+    unknown = set(chosen) - set(DEFECT_KINDS)
+    if unknown:
+        raise ValueError(f"unknown kinds of defect: {sorted(unknown)}")
+    chosen = tuple(kind for kind in chosen if not (json_only and kind in _NOT_JSON_KINDS))
+    if not chosen:
+        raise ValueError("no kind of defect is left to draw")
+    defects = _one_defect(chosen)
     return defects.filter(lambda defect: is_plain_json(defect[0])) if json_only else defects
 
 

@@ -271,6 +271,7 @@ def test_changing_an_immutable_field_is_reported(
         st.tuples(existing_campaigns, any_patch),
         no_change_patches(),
         immutable_changes().map(lambda case: case[:2]),
+        existing_campaigns.flatmap(lambda e: st.tuples(st.just(e), cs.update_patches(e))),
     ),
     statuses,
 )
