@@ -35,9 +35,14 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from hypothesis import event
-from hypothesis import strategies as st
-from hypothesis.control import currently_in_test_context
+try:
+    from hypothesis import event
+    from hypothesis import strategies as st
+    from hypothesis.control import currently_in_test_context
+except ImportError as error:  # pragma: no cover - only without the extra
+    raise ImportError(
+        "campaign_rules.strategies needs Hypothesis: pip install 'campaign-rules[strategies]'"
+    ) from error
 
 from campaign_rules._convert import to_wire
 from campaign_rules._enums import CyclesMode, ErrorKey, IntegrationType
@@ -76,6 +81,7 @@ __all__ = [
     "Defect",
     "create_payloads",
     "invalid_create_payloads",
+    "is_plain_json",
     "update_patches",
 ]
 

@@ -126,6 +126,8 @@ def test_json_only_payloads_are_valid_plain_json(wire: dict[str, Any]) -> None:
     assert validate_create(wire).ok
 
 
+# A check of the arguments, not of the rules: fewer examples do.
+@settings(max_examples=200)
 @given(
     st.sampled_from(cs.CHANNELS)
     .flatmap(
