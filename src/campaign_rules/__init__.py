@@ -45,6 +45,7 @@ from campaign_rules._response_models import (
     ThreadTag,
 )
 from campaign_rules._results import CreateResult, UpdateResult
+from campaign_rules._schema import json_schema
 from campaign_rules._validate import validate_create, validate_update
 from campaign_rules._violations import Violation
 
@@ -78,6 +79,7 @@ __all__ = [
     "UpdateResult",
     "Violation",
     "catalogue",
+    "json_schema",
     "parse_contact_response",
     "parse_create_response",
     "parse_error",

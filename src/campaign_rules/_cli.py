@@ -1,4 +1,4 @@
-"""The command line: `campaign-rules check [--kind KIND] FILE` and `campaign-rules rules`."""
+"""The command line: `campaign-rules check [--kind KIND] FILE`, `rules` and `schema`."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from campaign_rules._parse import (
     parse_thread,
 )
 from campaign_rules._results import Outcome
+from campaign_rules._schema import render_schema
 from campaign_rules._validate import validate_create
 
 __all__ = ["main"]
@@ -49,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "rules":
         with _reader_may_leave():
             sys.stdout.write(render_markdown())
+        return EXIT_VALID
+    if args.command == "schema":
+        with _reader_may_leave():
+            sys.stdout.write(render_schema())
         return EXIT_VALID
     if args.kind == "error" and args.status is None:
         parser.error("--kind error needs --status, the HTTP status the body came with")
@@ -98,6 +103,12 @@ def _parser() -> argparse.ArgumentParser:
         help='print {"status": ..., "body": ...}: the error envelope, or the normalized campaign',
     )
     commands.add_parser("rules", help="print the rule catalogue as a Markdown table")
+    commands.add_parser(
+        "schema",
+        help="print the JSON Schema (draft 2020-12) of the campaign creation input",
+        description="Print the JSON Schema of the campaign creation input, generated from the "
+        "rules (the file schema/campaign-create.schema.json of the repository).",
+    )
     return parser
 
 

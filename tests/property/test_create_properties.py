@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
+from campaign_rules import strategies as cs
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
 
@@ -67,8 +68,8 @@ def pairs(result: CreateResult) -> list[tuple[str, str | None]]:
 
 
 any_create_input = st.one_of(
-    s.valid_payloads(),
-    s.one_defect().map(lambda triple: triple[0]),
+    cs.create_payloads(),
+    cs.invalid_create_payloads().map(lambda triple: triple[0]),
     s.hostile_payloads,
 )
 
@@ -76,7 +77,7 @@ any_create_input = st.one_of(
 # (a) Valid payloads.
 
 
-@given(s.valid_payloads())
+@given(cs.create_payloads())
 def test_valid_payload_is_accepted_and_round_trips(wire: dict[str, Any]) -> None:
     result = assert_well_formed(validate_create(wire))
     assert result.ok, pairs(result)
@@ -116,7 +117,7 @@ def test_valid_payload_is_accepted_and_round_trips(wire: dict[str, Any]) -> None
     assert to_wire(again.value) == back
 
 
-@given(s.valid_payloads())
+@given(cs.create_payloads())
 def test_valid_payload_is_accepted_by_a_directory_that_knows_it(wire: dict[str, Any]) -> None:
     directory = directory_for(wire)
     result = assert_well_formed(validate_create(wire, directory=directory))
@@ -134,11 +135,11 @@ def test_valid_payload_is_accepted_by_a_directory_that_knows_it(wire: dict[str, 
 
 
 def test_there_are_at_least_twenty_kinds_of_defect() -> None:
-    assert len(s.DEFECT_KINDS) >= 20
+    assert len(cs.DEFECT_KINDS) >= 20
 
 
-@given(s.one_defect())
-def test_one_defect_gives_exactly_one_violation(triple: s.Defect) -> None:
+@given(cs.invalid_create_payloads())
+def test_one_defect_gives_exactly_one_violation(triple: cs.Defect) -> None:
     wire, key, field = triple
     result = assert_well_formed(validate_create(wire))
     assert pairs(result) == [(key, field)]
@@ -153,7 +154,7 @@ def test_one_defect_gives_exactly_one_violation(triple: s.Defect) -> None:
 # (c) No input raises.
 
 
-@given(s.json_like)
+@given(cs.json_like)
 def test_any_json_value_as_the_payload_never_raises(value: Any) -> None:
     assert_well_formed(validate_create(value))
     assert_well_formed(validate_create(value, directory=FakeDirectory()))
@@ -285,6 +286,6 @@ def test_every_zone_file_of_tzdata_is_accepted() -> None:
     assert refused == []
 
 
-@pytest.mark.parametrize("name", s.BAD_TIMEZONES)
+@pytest.mark.parametrize("name", cs.BAD_TIMEZONES)
 def test_names_outside_the_tzdata_list_are_refused_path_like_ones_too(name: str) -> None:
     assert pairs(validate_create(payload(timezone=name))) == [("INVALID_REQUEST", "timezone")]

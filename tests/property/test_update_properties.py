@@ -21,6 +21,7 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
+from campaign_rules import strategies as cs
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
 
@@ -35,7 +36,7 @@ def _created(wire: dict[str, Any]) -> CampaignCreate:
 
 
 # Campaigns as they were accepted at creation.
-existing_campaigns = s.valid_payloads().map(_created)
+existing_campaigns = cs.create_payloads().map(_created)
 statuses = st.one_of(st.none(), st.sampled_from(CampaignStatus))
 
 
@@ -63,7 +64,7 @@ def pairs(result: UpdateResult) -> list[tuple[str, str | None]]:
 
 
 @st.composite
-def spliced_patches(draw: st.DrawFn, values: st.SearchStrategy[Any] = s.json_like) -> Any:
+def spliced_patches(draw: st.DrawFn, values: st.SearchStrategy[Any] = cs.json_like) -> Any:
     """A patch setting one to three members, anywhere in the campaign, to `values`."""
     patch: dict[Any, Any] = {}
     for _ in range(draw(st.integers(1, 3))):
@@ -72,7 +73,7 @@ def spliced_patches(draw: st.DrawFn, values: st.SearchStrategy[Any] = s.json_lik
 
 
 any_patch = st.one_of(
-    s.json_like,
+    cs.json_like,
     spliced_patches(),
     s.non_string_key_dicts,
     spliced_patches(s.non_string_key_dicts),
@@ -86,7 +87,7 @@ def no_change_patches(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any]]:
     current: dict[str, Any] = {
         "agent_id": draw(
             st.sampled_from(
-                (existing.agent_id, existing.agent_id.upper(), s._mixed_case(existing.agent_id))
+                (existing.agent_id, existing.agent_id.upper(), cs.mixed_case(existing.agent_id))
             )
         ),
         "integration_id": existing.integration_id,
@@ -116,25 +117,27 @@ def _differs_from(current: str, *, fold_case: bool = False) -> Any:
 def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], str]:
     """A campaign, a patch changing exactly one of its immutable fields, and that field."""
     existing = draw(existing_campaigns)
-    fields = [*s.IMMUTABLE_OWNER_FIELDS, "cycles.enabled"]
+    fields = [*cs.IMMUTABLE_OWNER_FIELDS, "cycles.enabled"]
     if existing.cycles is not None:
         fields.append("cycles.mode")
     field = draw(st.sampled_from(fields))
     if field == "agent_id":
         value = draw(
-            st.one_of(s.agent_ids, s.malformed_agent_ids(), s.json_like).filter(
+            st.one_of(cs.agent_ids, cs.malformed_agent_ids(), cs.json_like).filter(
                 _differs_from(existing.agent_id, fold_case=True)
             )
         )
         return existing, {field: value}, field
     if field == "integration_id":
         value = draw(
-            st.one_of(s.non_empty_texts, s.json_like).filter(_differs_from(existing.integration_id))
+            st.one_of(cs.non_empty_texts, cs.json_like).filter(
+                _differs_from(existing.integration_id)
+            )
         )
         return existing, {field: value}, field
     if field == "integration_type":
         value = draw(
-            st.one_of(st.sampled_from((*s.CHANNELS, "sms", "")), s.json_like).filter(
+            st.one_of(st.sampled_from((*cs.CHANNELS, "sms", "")), cs.json_like).filter(
                 _differs_from(existing.integration_type.value)
             )
         )
@@ -142,7 +145,7 @@ def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], 
     if field == "cycles.enabled":
         if existing.cycles is None:
             # Enabling cycles after creation, with or without a full block.
-            block = draw(st.one_of(st.just({"enabled": True}), s.enabled_cycles()))
+            block = draw(st.one_of(st.just({"enabled": True}), cs.enabled_cycles()))
             return existing, {"cycles": block}, field
         # Disabling or removing an enabled block.
         cycles = draw(
@@ -152,7 +155,7 @@ def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], 
                 ),
                 st.builds(
                     lambda rest, enabled: {**rest, "enabled": enabled},
-                    s.ignored_cycles_rest,
+                    cs.ignored_cycles_rest,
                     st.sampled_from((False, None, 0, "true")),
                 ),
             )
@@ -160,7 +163,7 @@ def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], 
         return existing, {"cycles": cycles}, field
     assert existing.cycles is not None
     mode = draw(
-        st.one_of(st.sampled_from((*s.MODES, None, "", "weekly")), s.json_like).filter(
+        st.one_of(st.sampled_from((*cs.MODES, None, "", "weekly")), cs.json_like).filter(
             _differs_from(existing.cycles.mode.value)
         )
     )
@@ -268,6 +271,7 @@ def test_changing_an_immutable_field_is_reported(
         st.tuples(existing_campaigns, any_patch),
         no_change_patches(),
         immutable_changes().map(lambda case: case[:2]),
+        existing_campaigns.flatmap(lambda e: st.tuples(st.just(e), cs.update_patches(e))),
     ),
     statuses,
 )
@@ -293,7 +297,7 @@ def test_offline_violations_are_a_subsequence_of_online_ones(
 # Finished campaigns.
 
 
-@given(existing_campaigns, st.one_of(spliced_patches(), s.json_like.filter(lambda p: p != {})))
+@given(existing_campaigns, st.one_of(spliced_patches(), cs.json_like.filter(lambda p: p != {})))
 def test_a_finished_campaign_takes_no_change(existing: CampaignCreate, patch: Any) -> None:
     # D-merge-patch: with status=finished, any patch but `{}` is CAMPAIGN_FINISHED.
     result = assert_well_formed(validate_update(existing, patch, status=CampaignStatus.FINISHED))
@@ -307,8 +311,8 @@ def test_a_finished_campaign_takes_no_change(existing: CampaignCreate, patch: An
 
 @given(
     st.sampled_from(tuple(BASES)),
-    s.non_string_keys,
-    s.json_scalars,
+    cs.non_string_keys,
+    cs.json_scalars,
     st.sampled_from((None, "scheduling", "scheduling.mon", "cycles", "cycles.schedule.wed")),
 )
 def test_a_patch_member_name_that_is_not_a_string_is_refused(
