@@ -8,7 +8,16 @@ import attrs
 
 from campaign_rules._enums import ErrorKey
 from campaign_rules._results import STATUS_OF_KEY
-from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES, Rule
+from campaign_rules.rules.table import (
+    CONTACT_PATH_RULES,
+    CREATE_RULES,
+    IDEMPOTENCY_KEY_RULES,
+    LIFECYCLE_RULES,
+    LOOKUP_RULES,
+    THREAD_PATH_RULES,
+    UPDATE_RULES,
+    Rule,
+)
 
 __all__ = ["RuleInfo", "catalogue", "render_markdown"]
 
@@ -26,15 +35,19 @@ class RuleInfo:
 
 
 def catalogue() -> tuple[RuleInfo, ...]:
-    """Every rule, by stage: creation rules, look-ups, update rules.
+    """Every rule, by stage: creation rules, look-ups, update rules, request rules, lifecycle.
 
     `validate_create` runs the creation rules, then the look-ups; `validate_update` runs the
-    update rules, then the creation rules and the look-ups on the merged campaign.
+    update rules, then the creation rules and the look-ups on the merged campaign. The request
+    rules are run by `check_contact_path`, `check_thread_path` and `check_idempotency_key`, the
+    lifecycle rules by `check_transition`.
     """
     stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
         ("create", CREATE_RULES),
         ("lookup", LOOKUP_RULES),
         ("update", UPDATE_RULES),
+        ("request", (*CONTACT_PATH_RULES, *THREAD_PATH_RULES, *IDEMPOTENCY_KEY_RULES)),
+        ("lifecycle", LIFECYCLE_RULES),
     )
     return tuple(
         RuleInfo(rule.id, rule.key, STATUS_OF_KEY[rule.key], rule.source, rule.summary, stage)
@@ -49,7 +62,9 @@ _HEADER = """\
 Generated from `src/campaign_rules/rules/table.py` by `campaign-rules rules`; a test fails
 when this page is stale. Stages: `create` rules run offline on every creation payload and on
 every merged update; `lookup` rules run when a `Directory` is given; `update` rules run on the
-change itself. Sources: "spec N" is a section of the service spec, "D-..." an entry of
+change itself; `request` rules check path parameters and headers (`check_contact_path`,
+`check_thread_path`, `check_idempotency_key`); `lifecycle` rules check a status change
+(`check_transition`). Sources: "spec N" is a section of the service spec, "D-..." an entry of
 [decisions.md](decisions.md).
 
 From a rule to its proof: the cases that make it fire and keep it silent are in
