@@ -69,6 +69,8 @@ def request_fingerprint(
     budget = [FINGERPRINT_MAX_VALUES]
     pieces: list[str] = []
     try:
+        if as_string(method) is None or as_string(path) is None:
+            raise _NotPlainJson
         _write(pieces, [method, path, body], 0, budget)
     except _NotPlainJson:
         violation = Violation(ErrorKey.INVALID_REQUEST, None, _MESSAGE, _RULE)
