@@ -94,7 +94,7 @@ class RateLimiter:
         self._interval = period_ns
         self._tolerance = (burst - 1) * period_ns
         self._arrivals: dict[str, int] = {}  # key -> TAT, in the same units
-        self._latest = 0  # the latest clock reading seen, in the same units
+        self._latest: int | None = None  # the latest clock reading seen, in the same units
         self._swept_size = 0
 
     def __len__(self) -> int:
@@ -113,8 +113,7 @@ class RateLimiter:
         name, reading = as_string(key), as_integer(now_ns)
         if name is None or reading is None:
             return _unusable("key" if name is None else "clock")
-        now = max(reading * self._requests, self._latest)
-        self._latest = now
+        now = self._advance(reading)
         arrival = self._arrivals.get(name, now)
         earliest = arrival - self._tolerance
         if now < earliest:
@@ -133,13 +132,23 @@ class RateLimiter:
         """
         reading = as_integer(now_ns)
         if reading is not None:
-            self._latest = max(reading * self._requests, self._latest)
+            self._advance(reading)
         before = len(self._arrivals)
         self._sweep()
         return before - len(self._arrivals)
 
+    def _advance(self, reading: int) -> int:
+        """Move the clock to `reading` (in the limiter's units), unless it is behind; return it."""
+        now = reading * self._requests
+        if self._latest is not None and self._latest > now:
+            now = self._latest
+        self._latest = now
+        return now
+
     def _sweep(self) -> None:
         latest = self._latest
+        if latest is None:
+            return
         self._arrivals = {name: tat for name, tat in self._arrivals.items() if tat > latest}
         self._swept_size = len(self._arrivals)
 
