@@ -120,12 +120,12 @@ class TestServerErrors:
 
 
 class TestIsStorableStatus:
-    @pytest.mark.parametrize("status", [200, 201, 299, 402, 403, 404, 409, 422, 499])
+    @pytest.mark.parametrize("status", [200, 201, 299, 402, 403, 404, 409, 422, 499, 500, 503, 599])
     def test_responses_of_requests_that_ran_are_stored(self, status: int) -> None:
         assert is_storable_status(status)
 
     @pytest.mark.parametrize(
-        "status", [100, 199, 300, 399, 400, 401, 429, 500, 503, 599, 201.0, True, "201", None]
+        "status", [100, 199, 300, 399, 400, 401, 429, 600, 201.0, True, "201", None]
     )
     def test_other_responses_are_not(self, status: object) -> None:
         assert not is_storable_status(status)

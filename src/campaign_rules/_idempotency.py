@@ -32,6 +32,8 @@ __all__ = [
 
 _RULE: Final = "idempotency.same_request_for_key"
 _REUSED: Final = "this Idempotency-Key was already used for a different request"
+# D-idempotency: responses given before the request began to run; they are not stored.
+_NOT_RUN: Final = frozenset({400, 401, 429})
 
 
 class IdempotencyAction(enum.StrEnum):
@@ -120,15 +122,15 @@ def decide_idempotency(
 def is_storable_status(status: object) -> bool:
     """Whether a response of `status` is stored under its key and replayed (D-idempotency).
 
-    Every 2xx and 4xx response of a request that ran is stored, so a retry sees the same
-    answer. Not stored: 400 (the body was refused before anything ran, so the client may fix it
-    and retry with the same key), 401 and 429 (the request never ran), and every 5xx (a retry
-    after a server error runs again).
+    The response of every request that began to run is stored, 2xx, 4xx and 5xx alike, so a
+    retry sees the same answer and never runs twice. Not stored: 400 (the body was refused
+    before anything ran, so the client may fix it and retry with the same key), 401 and 429
+    (the request never ran), and 1xx and 3xx, which a create never answers.
     """
     code = as_integer(status)
     if code is None or type(status) is float:
         return False
-    return 200 <= code < 300 or (400 <= code < 500 and code not in (400, 401, 429))
+    return (200 <= code < 300 or 400 <= code < 600) and code not in _NOT_RUN
 
 
 def _readable(record: IdempotencyRecord) -> IdempotencyRecord | None:
