@@ -6,6 +6,7 @@ from typing import Any
 
 import attrs
 
+from campaign_rules import _fingerprint, _idempotency, _rate
 from campaign_rules._enums import ErrorKey
 from campaign_rules._results import STATUS_OF_KEY
 from campaign_rules.rules.table import (
@@ -77,6 +78,51 @@ of its rule module (`rules/fields.py`, `tests/test_rules_fields.py`).
 """
 
 
+# The checks that judge a header or the state of a server rather than one input's members, so
+# have no place in the rule table: each is one function; its violations carry the id given here.
+_OTHER_CHECKS: tuple[tuple[str, str, str, str, str], ...] = (
+    (
+        "`parse_authorization`",
+        "none: the 401 body of spec 5",
+        "401",
+        "spec 5; D-authorization",
+        "`Authorization` is `api-key`, one or more spaces, and a visible ASCII key.",
+    ),
+    (
+        "`RateLimiter.acquire`",
+        f"`{_rate.RULE_ID}`",
+        "`RATE_LIMITED` 429",
+        "spec 4.2, 8; D-rate-limit, D-rate-scope",
+        "At most 12 requests per second per API key and operation, in bursts of at most 12.",
+    ),
+    (
+        "`request_fingerprint`",
+        f"`{_fingerprint.RULE_ID}`",
+        "`INVALID_REQUEST` 400",
+        "spec 4.1 rule 2; D-fingerprint",
+        "An idempotent request's body is plain JSON data.",
+    ),
+    (
+        "`decide_idempotency`",
+        f"`{_idempotency.RULE_ID}`",
+        "`INVALID_REQUEST` 400",
+        "spec 4.1 rule 2; D-idempotency",
+        "An `Idempotency-Key` seen within 24 hours comes with the same request.",
+    ),
+)
+
+_OTHER_HEADER = """
+## Checks outside the rule table
+
+These judge a header or the state a server keeps, not the members of one input. Given unusable
+arguments by the server itself, `RateLimiter.acquire` and `decide_idempotency` answer
+`SERVER_ERROR` (500) under the same rule id.
+
+| check | rule id | key and status | source | requires |
+|---|---|---|---|---|
+"""
+
+
 def render_markdown() -> str:
     """The catalogue as the Markdown page `docs/rules.md`."""
     rows = (
@@ -84,7 +130,8 @@ def render_markdown() -> str:
         f"| {_escape_cell(info.summary)} |\n"
         for info in catalogue()
     )
-    return _HEADER + "".join(rows)
+    others = (f"| {' | '.join(map(_escape_cell, check))} |\n" for check in _OTHER_CHECKS)
+    return _HEADER + "".join(rows) + _OTHER_HEADER + "".join(others)
 
 
 def _escape_cell(text: str) -> str:

@@ -32,9 +32,9 @@ from campaign_rules._limits import (
 from campaign_rules._results import Outcome
 from campaign_rules._violations import Violation
 
-__all__ = ["FingerprintResult", "request_fingerprint"]
+__all__ = ["RULE_ID", "FingerprintResult", "request_fingerprint"]
 
-_RULE: Final = "idempotency.body_is_plain_json"
+RULE_ID: Final = "idempotency.body_is_plain_json"
 _MESSAGE: Final = "the request body is not plain JSON data and cannot be made idempotent"
 _encode_string = json.encoder.encode_basestring_ascii
 
@@ -73,7 +73,7 @@ def request_fingerprint(
             raise _NotPlainJson
         _write(pieces, [method, path, body], 0, budget)
     except _NotPlainJson:
-        violation = Violation(ErrorKey.INVALID_REQUEST, None, _MESSAGE, _RULE)
+        violation = Violation(ErrorKey.INVALID_REQUEST, None, _MESSAGE, RULE_ID)
         return FingerprintResult(value=None, violations=(violation,))
     text = "".join(pieces)
     # Lone surrogates are escaped by `_encode_string`, so the text is ASCII.

@@ -23,6 +23,7 @@ from campaign_rules._violations import Violation
 from campaign_rules.rules.request import IDEMPOTENCY_KEY_FIELD
 
 __all__ = [
+    "RULE_ID",
     "IdempotencyAction",
     "IdempotencyDecision",
     "IdempotencyRecord",
@@ -30,7 +31,7 @@ __all__ = [
     "is_storable_status",
 ]
 
-_RULE: Final = "idempotency.same_request_for_key"
+RULE_ID: Final = "idempotency.same_request_for_key"
 _REUSED: Final = "this Idempotency-Key was already used for a different request"
 # D-idempotency: responses given before the request began to run; they are not stored.
 _NOT_RUN: Final = frozenset({400, 401, 429})
@@ -112,7 +113,7 @@ def decide_idempotency(
     if _expired(record.stored_at, now, window):
         return IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
     if record.fingerprint != incoming:
-        violation = Violation(ErrorKey.INVALID_REQUEST, IDEMPOTENCY_KEY_FIELD, _REUSED, _RULE)
+        violation = Violation(ErrorKey.INVALID_REQUEST, IDEMPOTENCY_KEY_FIELD, _REUSED, RULE_ID)
         return IdempotencyDecision(
             value=None, violations=(violation,), action=IdempotencyAction.REJECT
         )
@@ -161,5 +162,5 @@ def _server_error(what: str) -> IdempotencyDecision:
     # D-idempotency: the server's own arguments are its bug, not the client's: refuse the
     # request (fail closed: nothing runs twice) as a server error.
     message = f"the idempotency check was given {what}"
-    violation = Violation(ErrorKey.SERVER_ERROR, None, message, _RULE)
+    violation = Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID)
     return IdempotencyDecision(value=None, violations=(violation,), action=IdempotencyAction.REJECT)

@@ -25,9 +25,9 @@ from campaign_rules._limits import RATE_LIMIT_BURST, RATE_LIMIT_PERIOD_NS, RATE_
 from campaign_rules._results import Outcome
 from campaign_rules._violations import Violation
 
-__all__ = ["RateLimiter", "RateResult"]
+__all__ = ["RULE_ID", "RateLimiter", "RateResult"]
 
-_RULE: Final = "rate.within_limit"
+RULE_ID: Final = "rate.within_limit"
 _NS_PER_SECOND: Final = 1_000_000_000
 # D-rate-limit: below this many keys the table is never swept; above it, a sweep runs when the
 # table has doubled since the last one, so sweeping costs O(1) amortized per request.
@@ -157,7 +157,7 @@ def _limited(wait_ns: int) -> RateResult:
     seconds = _whole_seconds(wait_ns)
     unit = "second" if seconds == 1 else "seconds"
     message = f"too many requests: retry after {seconds} {unit}"
-    violation = Violation(ErrorKey.RATE_LIMITED, None, message, _RULE)
+    violation = Violation(ErrorKey.RATE_LIMITED, None, message, RULE_ID)
     return RateResult(value=None, violations=(violation,), retry_after_ns=wait_ns)
 
 
@@ -166,7 +166,7 @@ def _unusable(what: str) -> RateResult:
     # client's: the request is refused (fail closed) as a server error, and nothing is counted.
     message = f"the rate limiter was given an unusable {what}"
     return RateResult(
-        value=None, violations=(Violation(ErrorKey.SERVER_ERROR, None, message, _RULE),)
+        value=None, violations=(Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID),)
     )
 
 
