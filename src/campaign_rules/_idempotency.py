@@ -72,7 +72,7 @@ class IdempotencyDecision(Outcome[IdempotencyRecord]):
     execute (the request goes on).
     """
 
-    action: IdempotencyAction = IdempotencyAction.EXECUTE
+    action: IdempotencyAction
 
     _ok_status: ClassVar[int] = 200
 

@@ -70,8 +70,9 @@ class RateLimiter:
     The defaults are the spec's: `requests` (12) per `period_ns` (one second), with a burst of
     `burst` (12) requests at once. Use one limiter per operation (D-rate-scope). Memory: one
     integer per key that made an allowed request within the last `burst * period_ns /
-    requests` nanoseconds (one second by default); older entries are swept as the table grows,
-    and `prune` sweeps them at once.
+    requests` nanoseconds (one second by default, less for a key that sent fewer than `burst`);
+    older entries are swept as the table grows, and `prune` sweeps them at once. It holds no
+    lock: a server that calls it from several threads at once guards it with one.
     """
 
     def __init__(
