@@ -22,7 +22,7 @@ from campaign_rules._lifecycle import (
 )
 from campaign_rules._paths import ContactPath, ContactPathParameters, read_path_id
 from campaign_rules._results import STATUS_OF_KEY, Outcome
-from campaign_rules._validate import _findings
+from campaign_rules._runner import run_rules
 from campaign_rules._violations import Violation
 from campaign_rules.rules.table import (
     CONTACT_PATH_RULES,
@@ -110,7 +110,7 @@ def check_contact_path(campaign_id: object, contact_id: object) -> ContactPathRe
     to 2**53 - 1. Both are checked, and every violation reported.
     """
     parameters = ContactPathParameters(campaign_id, contact_id)
-    violations = tuple(_findings(parameters, CONTACT_PATH_RULES))
+    violations = tuple(run_rules(parameters, CONTACT_PATH_RULES))
     campaign, contact = read_path_id(campaign_id), read_path_id(contact_id)
     if violations or campaign is None or contact is None:
         return ContactPathResult(value=None, violations=violations)
@@ -123,7 +123,7 @@ def check_thread_path(thread_id: object) -> ThreadPathResult:
     The id is 1 to 128 of the characters a URL path holds unescaped: ASCII letters, digits,
     `-`, `.`, `_` and `~`, and not `.` or `..`.
     """
-    violations = tuple(_findings(thread_id, THREAD_PATH_RULES))
+    violations = tuple(run_rules(thread_id, THREAD_PATH_RULES))
     if violations:
         return ThreadPathResult(value=None, violations=violations)
     return ThreadPathResult(value=str.__str__(thread_id), violations=())
@@ -135,7 +135,7 @@ def check_idempotency_key(header_value: object) -> IdempotencyKeyResult:
     A key is 1 to 255 visible ASCII characters (0x21 to 0x7E), compared exactly: a UUID is
     recommended, not required (D-idempotency-key). An absent header is ok, with value `None`.
     """
-    violations = tuple(_findings(header_value, IDEMPOTENCY_KEY_RULES))
+    violations = tuple(run_rules(header_value, IDEMPOTENCY_KEY_RULES))
     if violations or header_value is None:
         return IdempotencyKeyResult(value=None, violations=violations)
     return IdempotencyKeyResult(value=str.__str__(header_value), violations=())
@@ -153,7 +153,7 @@ def check_transition(
     reached (anything but `False`) `BILLING_LIMIT_REACHED` (402).
     """
     request = TransitionRequest(status, action, billing_limit_reached)
-    violations = tuple(_findings(request, LIFECYCLE_RULES))
+    violations = tuple(run_rules(request, LIFECYCLE_RULES))
     current, verb = read_status(status), read_action(action)
     if violations or current is None or verb is None:
         return TransitionResult(value=None, violations=violations, current_status=current)

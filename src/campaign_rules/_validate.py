@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from campaign_rules._change import Change
 from campaign_rules._convert import structure_campaign
@@ -13,8 +13,9 @@ from campaign_rules._enums import CampaignStatus
 from campaign_rules._limits import VIOLATIONS_MAX
 from campaign_rules._models import CampaignCreate
 from campaign_rules._results import CreateResult, UpdateResult
+from campaign_rules._runner import run_rules
 from campaign_rules._violations import Violation
-from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES, Rule, Subject
+from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES
 
 __all__ = ["validate_create", "validate_update"]
 
@@ -29,7 +30,7 @@ def validate_create(payload: object, *, directory: Directory | None = None) -> C
     of the look-ups (D-hostile-input).
     """
     doc = Document(payload, directory)
-    violations = _violations(_findings(doc, CREATE_RULES), doc)
+    violations = _violations(run_rules(doc, CREATE_RULES), doc)
     if violations:
         return CreateResult(value=None, violations=violations)
     return CreateResult(value=structure_campaign(doc), violations=())
@@ -50,19 +51,12 @@ def validate_update(
     """
     change = Change(existing, patch, status, directory)
     offline = itertools.chain(
-        _findings(change, UPDATE_RULES), _findings(change.merged, CREATE_RULES)
+        run_rules(change, UPDATE_RULES), run_rules(change.merged, CREATE_RULES)
     )
     violations = _violations(offline, change.merged)
     if violations:
         return UpdateResult(value=None, violations=violations)
     return UpdateResult(value=structure_campaign(change.merged), violations=())
-
-
-def _findings(subject: Subject, rules: tuple[Rule[Subject], ...]) -> Iterator[Violation]:
-    """Every violation of `rules` by `subject`, in table order, made from each rule's findings."""
-    for rule in rules:
-        for finding in rule.check(subject):
-            yield Violation(rule.key, finding.field, finding.message, rule.id)
 
 
 def _violations(offline: Iterable[Violation], doc: Document) -> tuple[Violation, ...]:
@@ -76,4 +70,4 @@ def _violations(offline: Iterable[Violation], doc: Document) -> tuple[Violation,
     found = tuple(itertools.islice(offline, VIOLATIONS_MAX))
     if doc.directory is None:
         return found
-    return found + tuple(_findings(doc, LOOKUP_RULES))
+    return found + tuple(run_rules(doc, LOOKUP_RULES))
