@@ -5,6 +5,10 @@ builds a creation payload (`payload`, or `base` with `set` and `drop`), optional
 `FakeDirectory` (`directory`), or an update (`update`), and gives the EXACT ordered list of
 `[rule_id, error_key, field]` the result must report. A case marked `"xfail": "reason"` records
 a library bug: it is the correct expectation and must fail until the library is fixed.
+
+The request and lifecycle rules take no body: their cases give `contact_path` (`id`,
+`contact_id`), `thread_path` (`id`), `idempotency_key` (the header value, `null` when absent) or
+`transition` (`status`, `action`, optionally `billing_limit_reached`) instead.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ from campaign_rules import (
     CampaignCreate,
     CampaignStatus,
     catalogue,
+    check_contact_path,
+    check_idempotency_key,
+    check_thread_path,
+    check_transition,
     validate_create,
     validate_update,
 )
@@ -39,7 +47,9 @@ CASE_KEYS = {
     "update",
     "violations",
     "xfail",
+    *("contact_path", "thread_path", "idempotency_key", "transition"),
 }
+REQUEST_SOURCES = ("contact_path", "thread_path", "idempotency_key", "transition")
 DIRECTORY_KEYS = {"agents", "integrations", "tags", "billing_reached"}
 UPDATE_KEYS = {"existing_base", "existing_set", "patch", "status"}
 
@@ -135,6 +145,53 @@ def run(case: dict[str, Any], directory: FakeDirectory | None) -> Any:
     return result
 
 
+def run_request(case: dict[str, Any]) -> Any:
+    """Run a request or lifecycle case's check; also check it leaves its input unchanged."""
+    source = next(name for name in REQUEST_SOURCES if name in case)
+    given = copy.deepcopy(case[source])
+    before = copy.deepcopy(given)
+    if source == "contact_path":
+        result = check_contact_path(given["id"], given["contact_id"])
+    elif source == "thread_path":
+        result = check_thread_path(given["id"])
+    elif source == "idempotency_key":
+        result = check_idempotency_key(given)
+    else:
+        billing = given.get("billing_limit_reached", False)
+        result = check_transition(given["status"], given["action"], billing_limit_reached=billing)
+    assert given == before, f"the {source} check changed its input"
+    return result
+
+
+def check_request_case(case: dict[str, Any], expected: list[Triple]) -> None:
+    result = run_request(case)
+    assert triples(result) == expected
+    assert result.ok is (not expected)
+    assert (result.value is None) is (not result.ok) or "idempotency_key" in case
+    envelope = result.envelope()
+    json.dumps(envelope, allow_nan=False)
+    if result.ok:
+        assert envelope is None
+        assert result.status == 200
+        return
+    _, key, field = primary_of(expected)
+    assert result.status == STATUS_OF_KEY[key]
+    assert envelope is not None
+    if "thread_path" in case:
+        # D-thread-id: thread errors have the body of spec 7.4, `{error: int, message}`.
+        assert set(envelope) == {"error", "message"}
+        assert envelope["error"] == STATUS_OF_KEY[key]
+        return
+    members = {"success", "error", "message"} | ({"field"} if field else set())
+    if key == "INVALID_STATUS_TRANSITION":
+        # D-lifecycle: the 409 says where the campaign is and where it can go.
+        members |= {"current_status", "valid_targets"}
+        assert envelope["current_status"] == case["transition"]["status"]
+    assert set(envelope) == members
+    assert envelope["error"] == key
+    assert envelope.get("field") == field
+
+
 # The cases
 
 
@@ -149,6 +206,9 @@ def _params() -> Iterator[Any]:
 @pytest.mark.parametrize("case", list(_params()))
 def test_case(case: dict[str, Any]) -> None:
     expected = expected_of(case)
+    if any(source in case for source in REQUEST_SOURCES):
+        check_request_case(case, expected)
+        return
     directory = build_directory(case["directory"]) if "directory" in case else None
     result = run(case, directory)
 
@@ -246,8 +306,12 @@ def test_case_files_are_well_formed() -> None:
             assert isinstance(case.get("title"), str), where
             assert case["title"].strip(), where
             assert set(case) <= CASE_KEYS, where
-            sources = [name for name in ("payload", "base", "update") if name in case]
-            assert len(sources) == 1, f"{where}: give one of payload, base, update"
+            sources = [
+                name for name in ("payload", "base", "update", *REQUEST_SOURCES) if name in case
+            ]
+            assert len(sources) == 1, f"{where}: give one of payload, base, update, ..."
+            if sources[0] in REQUEST_SOURCES:
+                assert "directory" not in case, where
             if "base" in case:
                 assert case["base"] in BASES, where
             else:

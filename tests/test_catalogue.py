@@ -73,3 +73,27 @@ def test_every_rule_has_a_case_file_and_a_test_class_named_after_it():
         test_class = "Test" + "".join(word.capitalize() for word in rule.check.__name__.split("_"))
         source = (tests / f"test_rules_{module}.py").read_text(encoding="utf-8")
         assert f"class {test_class}" in source, (rule.id, test_class)
+
+
+def test_every_decision_the_rules_page_cites_is_on_the_decisions_page():
+    headings = set(re.findall(r"^## (D-[a-z-]+):", (DOCS / "decisions.md").read_text(), re.M))
+    cited = set(re.findall(r"D-[a-z]+(?:-[a-z]+)*", render_markdown()))
+    assert {"D-rate-limit", "D-idempotency", "D-authorization"} <= cited
+    assert cited <= headings, cited - headings
+
+
+def test_the_checks_outside_the_table_are_listed_with_their_rule_ids():
+    from campaign_rules import RateLimiter, decide_idempotency, request_fingerprint
+
+    limiter = RateLimiter(burst=1)
+    limiter.acquire("k", 0)
+    produced = {
+        limiter.acquire("k", 0).violations[0].rule,
+        request_fingerprint(float("nan")).violations[0].rule,
+        decide_idempotency(None, None, 0).violations[0].rule,
+    }
+    page = render_markdown()
+    table_ids = {info.id for info in catalogue()}
+    for rule in produced:
+        assert f"`{rule}`" in page, rule
+        assert rule not in table_ids, rule

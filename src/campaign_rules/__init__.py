@@ -11,7 +11,18 @@ and an SDK checks the same body offline, before sending it, with `validate_creat
 
 from __future__ import annotations
 
+from campaign_rules._authorization import AuthorizationResult, parse_authorization
 from campaign_rules._catalogue import RuleInfo, catalogue
+from campaign_rules._checks import (
+    ContactPathResult,
+    IdempotencyKeyResult,
+    ThreadPathResult,
+    TransitionResult,
+    check_contact_path,
+    check_idempotency_key,
+    check_thread_path,
+    check_transition,
+)
 from campaign_rules._convert import to_wire
 from campaign_rules._directory import Directory
 from campaign_rules._enums import (
@@ -21,6 +32,15 @@ from campaign_rules._enums import (
     ErrorKey,
     IntegrationType,
 )
+from campaign_rules._fingerprint import FingerprintResult, request_fingerprint
+from campaign_rules._idempotency import (
+    IdempotencyAction,
+    IdempotencyDecision,
+    IdempotencyRecord,
+    decide_idempotency,
+    is_storable_status,
+)
+from campaign_rules._lifecycle import INITIAL_STATUS, TRANSITIONS, CampaignAction, Transition
 from campaign_rules._limits import CONTACT_STATUSES
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 from campaign_rules._parse import (
@@ -30,6 +50,8 @@ from campaign_rules._parse import (
     parse_error,
     parse_thread,
 )
+from campaign_rules._paths import ContactPath
+from campaign_rules._rate import RateLimiter, RateResult
 from campaign_rules._response_models import (
     AgentRef,
     ApiError,
@@ -51,14 +73,20 @@ from campaign_rules._violations import Violation
 
 __all__ = [
     "CONTACT_STATUSES",
+    "INITIAL_STATUS",
+    "TRANSITIONS",
     "AgentRef",
     "ApiError",
     "Assignee",
+    "AuthorizationResult",
+    "CampaignAction",
     "CampaignContact",
     "CampaignCreate",
     "CampaignCycles",
     "CampaignDetail",
     "CampaignStatus",
+    "ContactPath",
+    "ContactPathResult",
     "ContactStatus",
     "CreateResult",
     "CredentialsError",
@@ -68,22 +96,40 @@ __all__ = [
     "Directory",
     "EndUser",
     "ErrorKey",
+    "FingerprintResult",
+    "IdempotencyAction",
+    "IdempotencyDecision",
+    "IdempotencyKeyResult",
+    "IdempotencyRecord",
     "Integration",
     "IntegrationRef",
     "IntegrationType",
     "ParseResult",
+    "RateLimiter",
+    "RateResult",
     "RuleInfo",
     "Schedule",
     "Thread",
+    "ThreadPathResult",
     "ThreadTag",
+    "Transition",
+    "TransitionResult",
     "UpdateResult",
     "Violation",
     "catalogue",
+    "check_contact_path",
+    "check_idempotency_key",
+    "check_thread_path",
+    "check_transition",
+    "decide_idempotency",
+    "is_storable_status",
     "json_schema",
+    "parse_authorization",
     "parse_contact_response",
     "parse_create_response",
     "parse_error",
     "parse_thread",
+    "request_fingerprint",
     "to_wire",
     "validate_create",
     "validate_update",

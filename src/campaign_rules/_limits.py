@@ -16,6 +16,8 @@ import attrs
 from campaign_rules._enums import ContactStatus, IntegrationType
 
 __all__ = [
+    "AUTHORIZATION_MAX_LENGTH",
+    "AUTHORIZATION_SCHEME",
     "CHANNEL_OF_FIELD",
     "CONTACT_STATUSES",
     "COOLDOWN_MINUTES",
@@ -25,16 +27,27 @@ __all__ = [
     "FIELD_PATH_MAX_LENGTH",
     "FILTER_LISTS",
     "FILTER_LIST_MAX_ITEMS",
+    "FINGERPRINT_MAX_DEPTH",
+    "FINGERPRINT_MAX_INTEGER_BITS",
+    "FINGERPRINT_MAX_VALUES",
+    "IDEMPOTENCY_KEY_MAX_LENGTH",
+    "IDEMPOTENCY_WINDOW_SECONDS",
     "MAX_ITERATIONS",
     "MESSAGE_LIMIT",
     "NAME_MAX_LENGTH",
     "OBJECT_MAX_MEMBERS",
+    "PATH_ID_MAX",
+    "PATH_ID_MAX_DIGITS",
+    "RATE_LIMIT_BURST",
+    "RATE_LIMIT_PERIOD_NS",
+    "RATE_LIMIT_REQUESTS",
     "RESPONSE_ARRAY_MAX_ITEMS",
     "RESPONSE_MAP_MAX_MEMBERS",
     "RESPONSE_OPAQUE_MAX_DEPTH",
     "RESPONSE_OPAQUE_MAX_VALUES",
     "RETRIES",
     "SCHEDULE_ONLY_CYCLES_FIELDS",
+    "THREAD_ID_MAX_LENGTH",
     "TIMEZONE_NAME_MAX_LENGTH",
     "VIOLATIONS_MAX",
     "WEEKDAYS",
@@ -134,3 +147,39 @@ WHITESPACE: Final = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
+
+# spec 5 rule 1: the `Authorization` value is the word `api-key`, space(s), and the key.
+AUTHORIZATION_SCHEME: Final = "api-key"
+# D-authorization: a longer `Authorization` value is refused unread, so that a hostile header
+# costs no more than a real one. 4096 is half of the 8 KiB that common HTTP servers allow for
+# one header line, and far above any API key.
+AUTHORIZATION_MAX_LENGTH: Final = 4096
+
+# spec 4.2, 8: 12 requests per second per API key (create, contact retrieval; D-rate-scope adds
+# thread retrieval). D-rate-limit: a GCRA of 12 per 1,000,000,000 ns with a burst of 12, on an
+# integer nanosecond clock.
+RATE_LIMIT_REQUESTS: Final = 12
+RATE_LIMIT_PERIOD_NS: Final = 1_000_000_000
+RATE_LIMIT_BURST: Final = 12
+
+# spec 4.1 rule 2, D-idempotency: a stored response is replayed for 24 hours.
+IDEMPOTENCY_WINDOW_SECONDS: Final = 24 * 60 * 60
+# D-idempotency-key: 1 to 255 visible ASCII characters (Stripe's maximum; a UUID is 36).
+IDEMPOTENCY_KEY_MAX_LENGTH: Final = 255
+
+# D-fingerprint: a body nested deeper than this, with more values than this, or with an
+# integer of more bits than this is not plain JSON data and cannot be fingerprinted. No create
+# body nests deeper than 4 or holds more than about 250 values; 4096 bits is some 1,233 digits,
+# far below the 4,300 digits past which Python refuses to print an integer.
+FINGERPRINT_MAX_DEPTH: Final = 64
+FINGERPRINT_MAX_VALUES: Final = 100_000
+FINGERPRINT_MAX_INTEGER_BITS: Final = 4096
+
+# spec 2.2, 2.5, 4.2, D-path-ids: a campaign or contact id in a path is a positive integer of
+# at most 2**53 - 1 (I-JSON, RFC 7493 section 2.2: the largest integer every JSON client reads
+# exactly), in decimal ASCII digits: at most 16 of them.
+PATH_ID_MAX: Final = 2**53 - 1
+PATH_ID_MAX_DIGITS: Final = len(str(PATH_ID_MAX))
+
+# spec 2.6, 4.3, D-thread-id: a thread id is 1 to 128 URL-safe characters.
+THREAD_ID_MAX_LENGTH: Final = 128

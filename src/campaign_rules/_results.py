@@ -107,7 +107,12 @@ class Outcome(Generic[Value]):
         }
         if primary.field is not None:
             body["field"] = primary.field
+        body.update(self._envelope_extras(primary))
         return body
+
+    def _envelope_extras(self, primary: Violation) -> dict[str, object]:
+        """Members a subclass adds to the envelope of `primary` (none here)."""
+        return {}
 
 
 @attrs.frozen

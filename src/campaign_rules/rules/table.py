@@ -16,15 +16,31 @@ import attrs
 from campaign_rules._change import Change
 from campaign_rules._document import Document
 from campaign_rules._enums import ErrorKey
+from campaign_rules._lifecycle import TransitionRequest
+from campaign_rules._paths import ContactPathParameters
 from campaign_rules._response_reading import ResponseReading
 from campaign_rules._violations import Finding
-from campaign_rules.rules import cycles, fields, lookups, responses, schedule, shape, update
+from campaign_rules.rules import (
+    cycles,
+    fields,
+    lifecycle,
+    lookups,
+    request,
+    responses,
+    schedule,
+    shape,
+    update,
+)
 
 __all__ = [
+    "CONTACT_PATH_RULES",
     "CREATE_RULES",
     "ERROR_RESPONSE_RULES",
+    "IDEMPOTENCY_KEY_RULES",
+    "LIFECYCLE_RULES",
     "LOOKUP_RULES",
     "RESPONSE_RULES",
+    "THREAD_PATH_RULES",
     "UPDATE_RULES",
     "Rule",
 ]
@@ -117,5 +133,25 @@ RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
 ERROR_RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
     Rule("error.status_is_an_error_status", _500, "spec 7.3, 7.4; D-response-violations", responses.error_status_is_an_error_status),
     Rule("error.body_has_a_known_shape", _500, "spec 5, 7.1, 7.4", responses.error_body_has_a_known_shape),
+)
+
+# Requests: the path parameters and headers of an endpoint, checked before its body.
+CONTACT_PATH_RULES: tuple[Rule[ContactPathParameters], ...] = (
+    Rule("path.campaign_id_is_positive_integer", ErrorKey.NOT_FOUND, "spec 2.2, 4.2; D-path-ids", request.campaign_id_is_positive_integer),
+    Rule("path.contact_id_is_positive_integer", ErrorKey.CONTACT_NOT_FOUND, "spec 2.5, 4.2; D-path-ids", request.contact_id_is_positive_integer),
+)
+THREAD_PATH_RULES: tuple[Rule[object], ...] = (
+    Rule("path.thread_id_is_url_safe", ErrorKey.NOT_FOUND, "spec 2.6, 4.3, 7.4; D-thread-id", request.thread_id_is_url_safe),
+)
+IDEMPOTENCY_KEY_RULES: tuple[Rule[object], ...] = (
+    Rule("header.idempotency_key_is_visible_ascii", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency-key", request.idempotency_key_is_visible_ascii),
+)
+
+# Lifecycle: an action on a campaign in a status; the status and action first, then the move.
+LIFECYCLE_RULES: tuple[Rule[TransitionRequest], ...] = (
+    Rule("lifecycle.status_is_known", ErrorKey.INVALID_STATUS, "spec 2.2, 3; D-lifecycle", lifecycle.status_is_known),
+    Rule("lifecycle.action_is_known", ErrorKey.UNKNOWN_ACTION, "spec 7.2; D-lifecycle", lifecycle.action_is_known),
+    Rule("lifecycle.transition_is_allowed", ErrorKey.INVALID_STATUS_TRANSITION, "spec 3, 7.2; D-lifecycle", lifecycle.transition_is_allowed),
+    Rule("lifecycle.billing_limit_allows_start", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4; D-lifecycle", lifecycle.billing_limit_allows_start),
 )
 # fmt: on

@@ -1,0 +1,166 @@
+"""What a server does with an `Idempotency-Key` it has seen before (spec 4.1 rule 2, D-idempotency).
+
+Stripe's published semantics are the model: within the window, a request with a stored key and
+the same fingerprint gets the stored response again and runs nothing; one with a stored key
+and another fingerprint is refused; a key past the window is free again. The store itself
+(keyed by API key and `Idempotency-Key`, written atomically) is the server's.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from fractions import Fraction
+from typing import ClassVar, Final
+
+import attrs
+
+from campaign_rules._enums import ErrorKey
+from campaign_rules._json import as_integer, as_string, json_type
+from campaign_rules._limits import IDEMPOTENCY_WINDOW_SECONDS
+from campaign_rules._results import Outcome
+from campaign_rules._violations import Violation
+from campaign_rules.rules.request import IDEMPOTENCY_KEY_FIELD
+
+__all__ = [
+    "RULE_ID",
+    "IdempotencyAction",
+    "IdempotencyDecision",
+    "IdempotencyRecord",
+    "decide_idempotency",
+    "is_storable_status",
+]
+
+RULE_ID: Final = "idempotency.same_request_for_key"
+_REUSED: Final = "this Idempotency-Key was already used for a different request"
+# D-idempotency: responses given before the request began to run; they are not stored.
+_NOT_RUN: Final = frozenset({400, 401, 429})
+
+
+class IdempotencyAction(enum.StrEnum):
+    """What the server does with a request that carries an `Idempotency-Key`."""
+
+    EXECUTE = "execute"
+    """Run the request, then store its response under the key (if `is_storable_status`)."""
+    REPLAY = "replay"
+    """Answer with the stored response; run nothing."""
+    REJECT = "reject"
+    """Answer with the error envelope; run nothing, store nothing."""
+
+
+@attrs.frozen
+class IdempotencyRecord:
+    """A stored response: the request's fingerprint, the status and body sent, and when.
+
+    `stored_at` is a wall-clock time in seconds (`time.time()`), since a store outlives a
+    process and a monotonic clock does not.
+    """
+
+    fingerprint: str
+    status: int
+    body: object
+    stored_at: float
+
+
+@attrs.frozen
+class IdempotencyDecision(Outcome[IdempotencyRecord]):
+    """The outcome of `decide_idempotency`: `action`, and on a replay the stored record.
+
+    `value` is the record to replay, `None` otherwise. `status` is the stored status on a
+    replay, 400 (`INVALID_REQUEST`, field `Idempotency-Key`) when the key was used for another
+    request, 500 (`SERVER_ERROR`) when the server's own arguments are unusable, and 200 on
+    execute (the request goes on).
+    """
+
+    action: IdempotencyAction
+
+    _ok_status: ClassVar[int] = 200
+
+    @property
+    def status(self) -> int:
+        """The HTTP status to answer with (see the class)."""
+        if self.value is not None:
+            return self.value.status
+        return super().status
+
+
+def decide_idempotency(
+    stored: object,
+    fingerprint: object,
+    now: object,
+    *,
+    window_seconds: object = IDEMPOTENCY_WINDOW_SECONDS,
+) -> IdempotencyDecision:
+    """Decide what to do with a request whose `Idempotency-Key` the store may know (D-idempotency).
+
+    `stored` is the `IdempotencyRecord` under the request's API key and `Idempotency-Key`, or
+    `None`; `fingerprint` the request's (`request_fingerprint(...).value`); `now` the wall
+    clock in seconds. A record is live while `now - stored_at < window_seconds` (24 hours by
+    default); a clock reading or `stored_at` that is not a finite number never expires it,
+    since running a request twice is the worse error. Live and the same fingerprint: replay;
+    live and another: reject. Never raises for any value.
+    """
+    incoming, window = as_string(fingerprint), _seconds(window_seconds)
+    if incoming is None or window is None or window < 0:
+        return _server_error("an unusable fingerprint or window")
+    if stored is None:
+        return IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+    if type(stored) is not IdempotencyRecord:
+        return _server_error("a stored entry that is not an IdempotencyRecord")
+    record = _readable(stored)
+    if record is None:
+        return _server_error("a stored entry with an unusable fingerprint or status")
+    if _expired(record.stored_at, now, window):
+        return IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+    if record.fingerprint != incoming:
+        violation = Violation(ErrorKey.INVALID_REQUEST, IDEMPOTENCY_KEY_FIELD, _REUSED, RULE_ID)
+        return IdempotencyDecision(
+            value=None, violations=(violation,), action=IdempotencyAction.REJECT
+        )
+    return IdempotencyDecision(value=record, violations=(), action=IdempotencyAction.REPLAY)
+
+
+def is_storable_status(status: object) -> bool:
+    """Whether a response of `status` is stored under its key and replayed (D-idempotency).
+
+    The response of every request that began to run is stored, 2xx, 4xx and 5xx alike, so a
+    retry sees the same answer and never runs twice. Not stored: 400 (the body was refused
+    before anything ran, so the client may fix it and retry with the same key), 401 and 429
+    (the request never ran), and 1xx and 3xx, which a create never answers.
+    """
+    code = as_integer(status)
+    if code is None or type(status) is float:
+        return False
+    return (200 <= code < 300 or 400 <= code < 600) and code not in _NOT_RUN
+
+
+def _readable(record: IdempotencyRecord) -> IdempotencyRecord | None:
+    """The record with plain values, or `None` when its fingerprint or status is unusable."""
+    fingerprint, status = as_string(record.fingerprint), as_integer(record.status)
+    if fingerprint is None or status is None or not 100 <= status <= 599:
+        return None
+    return attrs.evolve(record, fingerprint=fingerprint, status=status)
+
+
+def _expired(stored_at: object, now: object, window: Fraction) -> bool:
+    start, clock = _seconds(stored_at), _seconds(now)
+    # D-idempotency: an unreadable time keeps the record live; a clock that went back too.
+    return start is not None and clock is not None and clock - start >= window
+
+
+def _seconds(value: object) -> Fraction | None:
+    """A finite JSON number as an exact fraction (no overflow, no rounding), else `None`."""
+    if json_type(value) not in ("integer", "number"):
+        return None
+    if issubclass(type(value), int):
+        return Fraction(int.__int__(value))  # type: ignore[arg-type]
+    number = float.__float__(value)  # type: ignore[arg-type]
+    return Fraction(number) if math.isfinite(number) else None
+
+
+def _server_error(what: str) -> IdempotencyDecision:
+    # D-idempotency: the server's own arguments are its bug, not the client's: refuse the
+    # request (fail closed: nothing runs twice) as a server error.
+    message = f"the idempotency check was given {what}"
+    violation = Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID)
+    return IdempotencyDecision(value=None, violations=(violation,), action=IdempotencyAction.REJECT)

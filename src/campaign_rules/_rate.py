@@ -1,0 +1,175 @@
+"""The request rate: 12 requests per second per API key (spec 4.2, 8; D-rate-limit).
+
+A generic cell rate algorithm (GCRA, the exact equivalent of a token bucket that holds `burst`
+tokens and gains `requests` per `period`) keeps one number per key: the theoretical arrival
+time (TAT) of the next request. A request is allowed when it comes no earlier than TAT less
+the burst tolerance; an allowed request moves TAT one emission interval on, a refused one
+moves nothing. Time is an integer count of nanoseconds, and every time is multiplied by
+`requests`, so that the emission interval (`period / requests`) is a whole number and the
+arithmetic is exact: no rounding can refuse a request at the limit or allow one past it.
+
+The limiter is pure: the caller passes the clock in, and nothing sleeps, waits or starts a
+thread. A server asks it before serving a request; an SDK asks it before sending one, and
+sleeps for `retry_after` when told to.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+import attrs
+
+from campaign_rules._enums import ErrorKey
+from campaign_rules._json import as_integer, as_string
+from campaign_rules._limits import RATE_LIMIT_BURST, RATE_LIMIT_PERIOD_NS, RATE_LIMIT_REQUESTS
+from campaign_rules._results import Outcome
+from campaign_rules._violations import Violation
+
+__all__ = ["RULE_ID", "RateLimiter", "RateResult"]
+
+RULE_ID: Final = "rate.within_limit"
+_NS_PER_SECOND: Final = 1_000_000_000
+# D-rate-limit: below this many keys the table is never swept; above it, a sweep runs when the
+# table has doubled since the last one, so sweeping costs O(1) amortized per request.
+_SWEEP_FLOOR: Final = 1024
+
+
+@attrs.frozen
+class RateResult(Outcome[str]):
+    """The outcome of `RateLimiter.acquire`: go on, or wait.
+
+    `value` is the key when the request is allowed. When it is not, the violation is
+    `RATE_LIMITED` (429), with `retry_after_ns` the exact wait in nanoseconds; or
+    `SERVER_ERROR` (500) when the key or the clock given was unusable (D-rate-limit).
+    `status` is 200 when allowed (the request goes on).
+    """
+
+    retry_after_ns: int = 0
+
+    _ok_status: ClassVar[int] = 200
+
+    @property
+    def retry_after(self) -> float:
+        """The wait before the request would be allowed, in seconds (0.0 when allowed)."""
+        return self.retry_after_ns / _NS_PER_SECOND
+
+    def headers(self) -> dict[str, str]:
+        """The response headers: `Retry-After` in whole seconds, rounded up, when limited.
+
+        RFC 9110 section 10.2.3 allows only whole seconds; rounding up means a client that
+        waits that long is allowed (D-rate-limit).
+        """
+        if self.retry_after_ns <= 0:
+            return {}
+        return {"Retry-After": str(_whole_seconds(self.retry_after_ns))}
+
+
+class RateLimiter:
+    """A GCRA rate limiter per API key, with the clock passed in (spec 4.2, 8; D-rate-limit).
+
+    The defaults are the spec's: `requests` (12) per `period_ns` (one second), with a burst of
+    `burst` (12) requests at once. Use one limiter per operation (D-rate-scope). Memory: one
+    integer per key that made an allowed request within the last `burst * period_ns /
+    requests` nanoseconds (one second by default, less for a key that sent fewer than `burst`);
+    older entries are swept as the table grows, and `prune` sweeps them at once. It holds no
+    lock: a server that calls it from several threads at once guards it with one.
+    """
+
+    def __init__(
+        self,
+        *,
+        requests: int = RATE_LIMIT_REQUESTS,
+        period_ns: int = RATE_LIMIT_PERIOD_NS,
+        burst: int = RATE_LIMIT_BURST,
+    ) -> None:
+        """Set the rate; raises `ValueError` unless all three are positive integers.
+
+        The configuration is the server's or the SDK's, not a request's input: a wrong one is a
+        programming error, found when the limiter is made.
+        """
+        for name, number in (("requests", requests), ("period_ns", period_ns), ("burst", burst)):
+            if type(number) is not int or number < 1:
+                raise ValueError(f"{name} must be a positive integer")
+        self._requests = requests
+        # In units of 1 / `requests` nanosecond: the emission interval and burst tolerance.
+        self._interval = period_ns
+        self._tolerance = (burst - 1) * period_ns
+        self._arrivals: dict[str, int] = {}  # key -> TAT, in the same units
+        self._latest: int | None = None  # the latest clock reading seen, in the same units
+        self._swept_size = 0
+
+    def __len__(self) -> int:
+        """The number of keys the limiter holds an entry for."""
+        return len(self._arrivals)
+
+    def acquire(self, key: object, now_ns: object) -> RateResult:
+        """Count one request of `key` at `now_ns` if the rate allows it (D-rate-limit).
+
+        `key` is the API key (a string); `now_ns` is a reading of a monotonic clock in integer
+        nanoseconds (`time.monotonic_ns()`). A reading earlier than one already seen counts as
+        that latest one: time going backwards never grants a request. When refused,
+        `retry_after_ns` is the exact wait, from the later of the two: at that time the request
+        is allowed, a nanosecond before it is not. Never raises for any key or clock value.
+        """
+        name, reading = as_string(key), as_integer(now_ns)
+        if name is None or reading is None:
+            return _unusable("key" if name is None else "clock")
+        now = self._advance(reading)
+        arrival = self._arrivals.get(name, now)
+        earliest = arrival - self._tolerance
+        if now < earliest:
+            wait = -((now - earliest) // self._requests)  # ceiling division
+            return _limited(wait)
+        self._arrivals[name] = max(arrival, now) + self._interval
+        if len(self._arrivals) > max(_SWEEP_FLOOR, 2 * self._swept_size):
+            self._sweep()
+        return RateResult(value=name, violations=())
+
+    def prune(self, now_ns: object) -> int:
+        """Drop every entry that no longer limits its key at `now_ns`; return how many.
+
+        An entry whose TAT is not after the clock is the same as no entry. A reading that is
+        not an integer, or earlier than one already seen, prunes as of the latest one seen.
+        """
+        reading = as_integer(now_ns)
+        if reading is not None:
+            self._advance(reading)
+        before = len(self._arrivals)
+        self._sweep()
+        return before - len(self._arrivals)
+
+    def _advance(self, reading: int) -> int:
+        """Move the clock to `reading` (in the limiter's units), unless it is behind; return it."""
+        now = reading * self._requests
+        if self._latest is not None and self._latest > now:
+            now = self._latest
+        self._latest = now
+        return now
+
+    def _sweep(self) -> None:
+        latest = self._latest
+        if latest is None:
+            return
+        self._arrivals = {name: tat for name, tat in self._arrivals.items() if tat > latest}
+        self._swept_size = len(self._arrivals)
+
+
+def _limited(wait_ns: int) -> RateResult:
+    seconds = _whole_seconds(wait_ns)
+    unit = "second" if seconds == 1 else "seconds"
+    message = f"too many requests: retry after {seconds} {unit}"
+    violation = Violation(ErrorKey.RATE_LIMITED, None, message, RULE_ID)
+    return RateResult(value=None, violations=(violation,), retry_after_ns=wait_ns)
+
+
+def _unusable(what: str) -> RateResult:
+    # D-rate-limit: a key or clock reading that is not usable is the caller's bug, not the
+    # client's: the request is refused (fail closed) as a server error, and nothing is counted.
+    message = f"the rate limiter was given an unusable {what}"
+    return RateResult(
+        value=None, violations=(Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID),)
+    )
+
+
+def _whole_seconds(nanoseconds: int) -> int:
+    return -(-nanoseconds // _NS_PER_SECOND)

@@ -1,0 +1,63 @@
+"""Rules on a change of a campaign's status by an action (spec 3, 7.2; D-lifecycle).
+
+Each rule reads the request through `_lifecycle`'s readers; the transition and billing rules
+stay silent when the status or the action is unknown, which the first two rules report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from campaign_rules._enums import CampaignStatus
+from campaign_rules._json import as_boolean
+from campaign_rules._lifecycle import (
+    BILLED_ACTIONS,
+    TRANSITIONS,
+    CampaignAction,
+    TransitionRequest,
+    read_action,
+    read_status,
+)
+from campaign_rules._violations import Finding
+
+__all__ = [
+    "action_is_known",
+    "billing_limit_allows_start",
+    "status_is_known",
+    "transition_is_allowed",
+]
+
+_STATUSES: Final = ", ".join(status.value for status in CampaignStatus)
+_ACTIONS: Final = ", ".join(action.value for action in CampaignAction)
+
+
+def status_is_known(request: TransitionRequest) -> Iterator[Finding]:
+    """The current status is one of the six campaign states (spec 2.2, 3; D-lifecycle)."""
+    if read_status(request.status) is None:
+        yield Finding("status", f"status must be one of {_STATUSES}")
+
+
+def action_is_known(request: TransitionRequest) -> Iterator[Finding]:
+    """The action is activate, pause, resume or archive (spec 7.2; D-lifecycle)."""
+    if read_action(request.action) is None:
+        yield Finding("action", f"action must be one of {_ACTIONS}")
+
+
+def transition_is_allowed(request: TransitionRequest) -> Iterator[Finding]:
+    """The action is allowed from the current status by the lifecycle table (D-lifecycle)."""
+    status, action = read_status(request.status), read_action(request.action)
+    if status is not None and action is not None and status not in TRANSITIONS[action]:
+        yield Finding(None, f"a campaign in status {status.value} cannot {action.value}")
+
+
+def billing_limit_allows_start(request: TransitionRequest) -> Iterator[Finding]:
+    """A status-changing activate or resume needs billing room (spec 4.1 rule 4, D-lifecycle)."""
+    status, action = read_status(request.status), read_action(request.action)
+    if status is None or action is None or action not in BILLED_ACTIONS:
+        return
+    target = TRANSITIONS[action].get(status)
+    changes_status = target is not None and target is not status
+    # D-lifecycle: only `False` means "not reached"; any other value fails closed.
+    if changes_status and as_boolean(request.billing_limit_reached) is not False:
+        yield Finding(None, "the billing limit is reached: the campaign cannot start")

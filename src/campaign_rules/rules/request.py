@@ -1,0 +1,63 @@
+"""Rules on the parts of a request outside its body: path parameters and headers.
+
+Sources: spec 4.1 rule 2, 4.2, 4.3; D-path-ids, D-thread-id, D-idempotency-key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from campaign_rules._json import as_string
+from campaign_rules._limits import IDEMPOTENCY_KEY_MAX_LENGTH, PATH_ID_MAX, THREAD_ID_MAX_LENGTH
+from campaign_rules._paths import ContactPathParameters, is_thread_id, read_path_id
+from campaign_rules._violations import Finding
+
+__all__ = [
+    "campaign_id_is_positive_integer",
+    "contact_id_is_positive_integer",
+    "idempotency_key_is_visible_ascii",
+    "thread_id_is_url_safe",
+]
+
+_ID_RANGE: Final = f"a decimal integer from 1 to {PATH_ID_MAX} without leading zeros"
+_VISIBLE_ASCII: Final = frozenset(map(chr, range(0x21, 0x7F)))
+# D-idempotency-key: the header's own name is the field of its violation.
+IDEMPOTENCY_KEY_FIELD: Final = "Idempotency-Key"
+
+
+def campaign_id_is_positive_integer(path: ContactPathParameters) -> Iterator[Finding]:
+    """The campaign `id` of the path is a positive integer id (spec 2.2, 4.2; D-path-ids)."""
+    if read_path_id(path.campaign_id) is None:
+        yield Finding("id", f"id must be {_ID_RANGE}")
+
+
+def contact_id_is_positive_integer(path: ContactPathParameters) -> Iterator[Finding]:
+    """The `contact_id` of the path is a positive integer id (spec 2.5, 4.2; D-path-ids)."""
+    if read_path_id(path.contact_id) is None:
+        yield Finding("contact_id", f"contact_id must be {_ID_RANGE}")
+
+
+def thread_id_is_url_safe(thread_id: object) -> Iterator[Finding]:
+    """The thread `id` is 1 to 128 unreserved URL characters (spec 2.6, 4.3; D-thread-id)."""
+    if not is_thread_id(thread_id):
+        yield Finding(
+            "id",
+            f"id must be 1 to {THREAD_ID_MAX_LENGTH} letters, digits, '-', '.', '_' or '~'",
+        )
+
+
+def idempotency_key_is_visible_ascii(value: object) -> Iterator[Finding]:
+    """`Idempotency-Key` is 1 to 255 visible ASCII characters (spec 4.1, D-idempotency-key)."""
+    if value is None:
+        return  # spec 4.1: the header is optional
+    text = as_string(value)
+    if (
+        text is None
+        or not 0 < len(text) <= IDEMPOTENCY_KEY_MAX_LENGTH
+        or not _VISIBLE_ASCII.issuperset(text)
+    ):
+        yield Finding(
+            IDEMPOTENCY_KEY_FIELD,
+            f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters",
+        )

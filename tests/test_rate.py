@@ -1,0 +1,179 @@
+"""`RateLimiter` and `RateResult` (spec 4.2, 8; decisions D-rate-limit, D-rate-scope).
+
+Examples at the edges; `tests/property/test_request_properties.py` has the properties.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from campaign_rules import ErrorKey, RateLimiter, RateResult
+
+SECOND = 1_000_000_000
+INTERVAL = SECOND / 12  # 83,333,333.3 ns
+
+
+def allowed(limiter: RateLimiter, key: str, now: int, count: int = 1) -> list[bool]:
+    return [limiter.acquire(key, now).ok for _ in range(count)]
+
+
+class TestDefaults:
+    def test_a_burst_of_twelve_then_the_thirteenth_waits(self) -> None:
+        limiter = RateLimiter()
+        assert allowed(limiter, "k", 0, 12) == [True] * 12
+        refused = limiter.acquire("k", 0)
+        assert refused.keys == (ErrorKey.RATE_LIMITED,)
+        assert refused.status == 429
+        assert refused.value is None
+        # ceil(10**9 / 12): the first slot frees one emission interval after the burst.
+        assert refused.retry_after_ns == 83_333_334
+        assert refused.retry_after == pytest.approx(0.083333334)
+        assert refused.headers() == {"Retry-After": "1"}
+        assert refused.envelope() == {
+            "success": False,
+            "error": "RATE_LIMITED",
+            "message": "too many requests: retry after 1 second",
+        }
+
+    def test_the_retry_after_is_exact_to_the_nanosecond(self) -> None:
+        limiter = RateLimiter()
+        allowed(limiter, "k", 0, 12)
+        wait = limiter.acquire("k", 0).retry_after_ns
+        early = copy.deepcopy(limiter)
+        assert not early.acquire("k", wait - 1).ok
+        assert limiter.acquire("k", wait).ok
+
+    def test_twelve_a_second_in_batches_is_never_refused(self) -> None:
+        limiter = RateLimiter()
+        for second in range(5):
+            assert allowed(limiter, "k", second * SECOND, 12) == [True] * 12
+
+    def test_a_steady_stream_at_the_rate_is_never_refused(self) -> None:
+        limiter = RateLimiter()
+        # ceil(k * 10**9 / 12): the k-th request no earlier than the k-th emission.
+        times = [-(-k * SECOND // 12) for k in range(1000)]
+        assert all(limiter.acquire("k", t).ok for t in times)
+
+    def test_with_a_burst_of_one_every_gap_must_be_a_whole_interval(self) -> None:
+        limiter = RateLimiter(burst=1)
+        assert all(limiter.acquire("k", k * 83_333_334).ok for k in range(1000))
+        # 83,333,333 ns is shorter than 10**9 / 12.
+        assert not limiter.acquire("k", 999 * 83_333_334 + 83_333_333).ok
+
+    def test_keys_have_separate_budgets(self) -> None:
+        limiter = RateLimiter()
+        allowed(limiter, "a", 0, 12)
+        assert not limiter.acquire("a", 0).ok
+        assert limiter.acquire("b", 0).ok
+        assert limiter.acquire("b", 0).value == "b"
+
+    def test_a_refused_request_is_not_counted(self) -> None:
+        limiter = RateLimiter()
+        allowed(limiter, "k", 0, 12)
+        for _ in range(1000):
+            assert not limiter.acquire("k", 1).ok
+        assert limiter.acquire("k", 83_333_334).ok
+
+
+class TestRetryAfterHeader:
+    @pytest.mark.parametrize(
+        ("wait_ns", "header"),
+        [(1, "1"), (SECOND - 1, "1"), (SECOND, "1"), (SECOND + 1, "2"), (60 * SECOND, "60")],
+    )
+    def test_whole_seconds_rounded_up(self, wait_ns: int, header: str) -> None:
+        limiter = RateLimiter(requests=1, period_ns=wait_ns, burst=1)
+        limiter.acquire("k", 0)
+        refused = limiter.acquire("k", 0)
+        assert refused.retry_after_ns == wait_ns
+        assert refused.headers() == {"Retry-After": header}
+        assert header in refused.envelope()["message"]
+
+    def test_no_header_when_allowed(self) -> None:
+        result = RateLimiter().acquire("k", 0)
+        assert result.headers() == {}
+        assert result.retry_after == 0.0
+        assert result.status == 200
+        assert result.envelope() is None
+
+
+class TestClock:
+    def test_time_going_backwards_grants_nothing(self) -> None:
+        limiter = RateLimiter()
+        allowed(limiter, "k", 10 * SECOND, 12)
+        refused = limiter.acquire("k", 0)
+        assert not refused.ok
+        # Counted from the latest reading: the same wait as at 10 s.
+        assert refused.retry_after_ns == 83_333_334
+
+    def test_a_huge_clock_is_exact(self) -> None:
+        limiter = RateLimiter()
+        start = 10**30
+        allowed(limiter, "k", start, 12)
+        assert limiter.acquire("k", start).retry_after_ns == 83_333_334
+
+    @pytest.mark.parametrize(
+        "reading", [None, 1.5, float("nan"), float("inf"), "0", True, [0]], ids=repr
+    )
+    def test_an_unusable_clock_is_a_server_error_and_counts_nothing(self, reading: object) -> None:
+        limiter = RateLimiter(burst=1)
+        result = limiter.acquire("k", reading)
+        assert result.keys == (ErrorKey.SERVER_ERROR,)
+        assert result.status == 500
+        assert result.headers() == {}
+        assert len(limiter) == 0
+        assert limiter.acquire("k", 0).ok
+
+    @pytest.mark.parametrize("key", [None, 5, b"k", ["k"], object()], ids=repr)
+    def test_an_unusable_key_is_a_server_error(self, key: object) -> None:
+        result = RateLimiter().acquire(key, 0)
+        assert result.keys == (ErrorKey.SERVER_ERROR,)
+        assert type(result) is RateResult
+
+    def test_an_integral_float_clock_is_read(self) -> None:
+        assert RateLimiter().acquire("k", 5.0).ok
+
+
+class TestMemory:
+    def test_prune_drops_only_entries_that_no_longer_limit(self) -> None:
+        limiter = RateLimiter()
+        limiter.acquire("old", 0)
+        limiter.acquire("new", SECOND)
+        assert len(limiter) == 2
+        # "old" reached its arrival time at 1/12 s; "new" at 1 s + 1/12 s.
+        assert limiter.prune(SECOND) == 1
+        assert len(limiter) == 1
+        assert limiter.prune(SECOND + 83_333_334) == 1
+        assert len(limiter) == 0
+
+    def test_pruning_changes_no_decision(self) -> None:
+        kept, pruned = RateLimiter(), RateLimiter()
+        for limiter in (kept, pruned):
+            allowed(limiter, "k", 0, 12)
+        pruned.prune(0)
+        for now in (0, 50_000_000, 83_333_334, 83_333_335):
+            assert kept.acquire("k", now).ok == pruned.acquire("k", now).ok
+
+    def test_many_keys_are_swept_as_the_table_grows(self) -> None:
+        limiter = RateLimiter()
+        for index in range(100_000):
+            limiter.acquire(f"key-{index}", index * SECOND)
+        assert len(limiter) <= 2048
+
+    def test_prune_with_an_unusable_clock_prunes_as_of_the_latest_reading(self) -> None:
+        limiter = RateLimiter()
+        limiter.acquire("k", 0)
+        limiter.acquire("j", SECOND)
+        assert limiter.prune(None) == 1
+
+
+class TestConfiguration:
+    @pytest.mark.parametrize(
+        "kwargs",
+        [{"requests": 0}, {"period_ns": 0}, {"burst": 0}, {"requests": 1.5}, {"burst": True}],
+        ids=repr,
+    )
+    def test_a_wrong_configuration_raises_when_made(self, kwargs: dict[str, object]) -> None:
+        with pytest.raises(ValueError, match="must be a positive integer"):
+            RateLimiter(**kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,242 @@
+"""The request rules (`campaign_rules.rules.request`): path parameters and `Idempotency-Key`.
+
+Sources: spec 2.2, 2.5, 2.6, 4.1 rule 2, 4.2, 4.3, 7.4; decisions D-path-ids, D-thread-id,
+D-idempotency-key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign_rules import (
+    ContactPath,
+    ErrorKey,
+    check_contact_path,
+    check_idempotency_key,
+    check_thread_path,
+)
+
+MAX_ID = 9_007_199_254_740_991  # 2**53 - 1, written out from D-path-ids
+
+
+def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
+    return [(v.key, v.field, v.rule) for v in result.violations]
+
+
+CAMPAIGN_BAD = (ErrorKey.NOT_FOUND, "id", "path.campaign_id_is_positive_integer")
+CONTACT_BAD = (ErrorKey.CONTACT_NOT_FOUND, "contact_id", "path.contact_id_is_positive_integer")
+
+GOOD_IDS = [
+    ("1", 1),
+    ("9", 9),
+    ("10", 10),
+    ("1234567890123456", 1_234_567_890_123_456),
+    (str(MAX_ID), MAX_ID),
+    (1, 1),
+    (MAX_ID, MAX_ID),
+    (7.0, 7),
+]
+BAD_IDS = [
+    "0",
+    "00",
+    "01",
+    "007",
+    str(MAX_ID + 1),
+    "9999999999999999",
+    "1" * 17,
+    "1" * 5000,
+    "",
+    " 1",
+    "1 ",
+    "+1",
+    "-1",
+    "1.0",
+    "1e3",
+    "0x1F",
+    "1_000",
+    "١٢",
+    "１２",
+    "²",
+    0,
+    -1,
+    MAX_ID + 1,
+    2**64,
+    1.5,
+    float("nan"),
+    float("inf"),
+    True,
+    False,
+    None,
+    [1],
+    {"id": 1},
+    b"12",
+]
+
+
+class TestCampaignIdIsPositiveInteger:
+    @pytest.mark.parametrize(("given", "expected"), GOOD_IDS, ids=repr)
+    def test_a_positive_id_is_read(self, given: object, expected: int) -> None:
+        result = check_contact_path(given, "5")
+        assert result.ok
+        assert result.status == 200
+        assert result.value == ContactPath(expected, 5)
+        assert type(result.value.campaign_id) is int
+
+    @pytest.mark.parametrize("given", BAD_IDS, ids=repr)
+    def test_a_malformed_id_is_not_found(self, given: object) -> None:
+        result = check_contact_path(given, "5")
+        assert found(result) == [CAMPAIGN_BAD]
+        assert result.status == 404
+        assert result.value is None
+        assert result.envelope() == {
+            "success": False,
+            "error": "NOT_FOUND",
+            "message": f"id must be a decimal integer from 1 to {MAX_ID} without leading zeros",
+            "field": "id",
+        }
+
+
+class TestContactIdIsPositiveInteger:
+    @pytest.mark.parametrize(("given", "expected"), GOOD_IDS, ids=repr)
+    def test_a_positive_id_is_read(self, given: object, expected: int) -> None:
+        result = check_contact_path("5", given)
+        assert result.ok
+        assert result.value == ContactPath(5, expected)
+
+    @pytest.mark.parametrize("given", BAD_IDS, ids=repr)
+    def test_a_malformed_id_is_contact_not_found(self, given: object) -> None:
+        result = check_contact_path("5", given)
+        assert found(result) == [CONTACT_BAD]
+        assert result.status == 404
+        envelope = result.envelope()
+        assert envelope is not None
+        assert (envelope["error"], envelope["field"]) == ("CONTACT_NOT_FOUND", "contact_id")
+
+    def test_both_malformed_are_both_reported_campaign_first(self) -> None:
+        result = check_contact_path("0", "0")
+        assert found(result) == [CAMPAIGN_BAD, CONTACT_BAD]
+        assert result.envelope()["error"] == "NOT_FOUND"
+
+    def test_a_str_subclass_is_read_as_its_text(self) -> None:
+        class Sneaky(str):
+            def isdigit(self) -> bool:
+                raise AssertionError("an override ran")
+
+            def __len__(self) -> int:
+                raise AssertionError("an override ran")
+
+        result = check_contact_path(Sneaky("12"), Sneaky("3"))
+        assert result.value == ContactPath(12, 3)
+
+
+THREAD_BAD = (ErrorKey.NOT_FOUND, "id", "path.thread_id_is_url_safe")
+
+
+class TestThreadIdIsUrlSafe:
+    @pytest.mark.parametrize(
+        "given",
+        [
+            "a",
+            "t" * 128,
+            "3f2c9a1e-8b7d-4c6e-9f0a-1b2c3d4e5f60",
+            "thread_ABC.def~1",
+            "...",
+            ".a",
+            "-",
+            "0",
+        ],
+        ids=repr,
+    )
+    def test_unreserved_text_is_accepted(self, given: str) -> None:
+        result = check_thread_path(given)
+        assert result.ok
+        assert result.value == given
+        assert result.envelope() is None
+
+    @pytest.mark.parametrize(
+        "given",
+        [
+            "",
+            "t" * 129,
+            ".",
+            "..",
+            "a/b",
+            "/",
+            "a%20b",
+            "a b",
+            "a+b",
+            "a?b",
+            "a#b",
+            "a\x00",
+            "é",
+            "\ud800",
+            12,
+            None,
+            b"abc",
+            ["a"],
+        ],
+        ids=repr,
+    )
+    def test_anything_else_is_not_found_in_the_thread_body_shape(self, given: object) -> None:
+        result = check_thread_path(given)
+        assert found(result) == [THREAD_BAD]
+        assert result.status == 404
+        # D-thread-id, spec 7.4: `{error: integer, message: string}`.
+        assert result.envelope() == {
+            "error": 404,
+            "message": "id must be 1 to 128 letters, digits, '-', '.', '_' or '~'",
+        }
+
+
+KEY_BAD = (ErrorKey.INVALID_REQUEST, "Idempotency-Key", "header.idempotency_key_is_visible_ascii")
+
+
+class TestIdempotencyKeyIsVisibleAscii:
+    def test_absent_is_fine_and_has_no_key(self) -> None:
+        result = check_idempotency_key(None)
+        assert result.ok
+        assert result.value is None
+
+    @pytest.mark.parametrize(
+        "given",
+        [
+            "k",
+            "k" * 255,
+            "8e03978e-40d5-43e8-bc93-6894a57f9324",
+            "8E03978E-40D5-43E8-BC93-6894A57F9324",
+            '"quoted"',
+            "".join(map(chr, range(0x21, 0x7F))),
+        ],
+        ids=lambda text: repr(text[:20]),
+    )
+    def test_visible_ascii_up_to_255_is_kept_exactly(self, given: str) -> None:
+        result = check_idempotency_key(given)
+        assert result.ok
+        assert result.value == given
+
+    @pytest.mark.parametrize(
+        "given",
+        [
+            "",
+            "k" * 256,
+            "k" * 100_000,
+            " k",
+            "a b",
+            "a\tb",
+            "\x7f",
+            "\x1f",
+            "clé",
+            "\ud800",
+            5,
+            b"k",
+        ],
+        ids=lambda value: repr(value)[:20],
+    )
+    def test_anything_else_is_invalid(self, given: object) -> None:
+        result = check_idempotency_key(given)
+        assert found(result) == [KEY_BAD]
+        assert result.status == 400
+        assert result.value is None
+        assert result.envelope()["field"] == "Idempotency-Key"
