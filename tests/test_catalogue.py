@@ -40,17 +40,31 @@ def test_every_decision_a_rule_cites_is_on_the_decisions_page():
     assert cited <= headings, cited - headings
 
 
-def test_rules_run_in_stages_create_lookup_update():
+def test_rules_run_in_stages_create_lookup_update_response_error():
     stages = [info.stage for info in catalogue()]
-    assert stages == sorted(stages, key=["create", "lookup", "update"].index)
+    order = ["create", "lookup", "update", "response", "error"]
+    assert stages == sorted(stages, key=order.index)
 
 
 def test_every_rule_has_a_case_file_and_a_test_class_named_after_it():
     # docs/rules.md promises this path from a rule to its proof.
-    from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES
+    from campaign_rules.rules.table import (
+        CREATE_RULES,
+        ERROR_RESPONSE_RULES,
+        LOOKUP_RULES,
+        RESPONSE_RULES,
+        UPDATE_RULES,
+    )
 
     tests = Path(__file__).parent
-    for rule in (*CREATE_RULES, *LOOKUP_RULES, *UPDATE_RULES):
+    every_rule = (
+        *CREATE_RULES,
+        *LOOKUP_RULES,
+        *UPDATE_RULES,
+        *RESPONSE_RULES,
+        *ERROR_RESPONSE_RULES,
+    )
+    for rule in every_rule:
         assert (tests / "cases" / f"{rule.id}.json").is_file(), rule.id
         module = rule.check.__module__.rsplit(".", 1)[1]
         test_class = "Test" + "".join(word.capitalize() for word in rule.check.__name__.split("_"))

@@ -73,7 +73,6 @@ T = TypeVar("T")
 
 _WIRE_NAMES: Final = {"start_time": "startTime", "stop_time": "stopTime"}
 _TIME_FORMAT: Final = "%H:%M"
-_CONTACT_TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S"
 
 # The value objects, inner ones first; each gets its structure and unstructure functions.
 _MODELS: Final = (
@@ -125,7 +124,10 @@ def _date_time_text(moment: datetime.datetime) -> str:
 
 
 def _contact_time_text(moment: datetime.datetime | None) -> str | None:
-    return None if moment is None else moment.strftime(_CONTACT_TIME_FORMAT)
+    # Not strftime: its `%Y` writes year 999 as "999" on glibc, which would not read back.
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=None).isoformat(sep=" ", timespec="seconds")
 
 
 def _contact_time(value: object, _: Any) -> datetime.datetime | None:
