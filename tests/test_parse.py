@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+import zoneinfo
 from http import HTTPStatus
 from types import MappingProxyType
 from typing import Any
@@ -46,7 +47,7 @@ from campaign_rules import (
     validate_update,
 )
 from tests.property import strategies as s
-from tests.response_support import body, with_
+from tests.response_support import body, parse, with_
 from tests.support import AGENT, BASES, PHONE_INTEGRATION, WINDOW, FakeDirectory, payload
 from tests.test_cases import all_cases, build_directory, build_existing, build_payload
 
@@ -200,6 +201,15 @@ class TestParseValues:
             parse_contact_response(with_("contact_response", "contact.last_call_at", None))
         )
         assert contact.last_call_at is None
+
+    @pytest.mark.parametrize(
+        "kind", ["create_response", "contact_response", "thread", "api_error", "credentials_error"]
+    )
+    def test_equal_values_hash_alike(self, kind: str) -> None:
+        # The free-form maps are left out of the hash; the rest is frozen and hashable.
+        first, second = parse(kind, body(kind)).value, parse(kind, body(kind)).value
+        assert first == second
+        assert hash(first) == hash(second)
 
     def test_the_value_shares_no_mutable_state_with_the_body(self) -> None:
         wire = body("contact_response")
@@ -429,6 +439,21 @@ class TestFromCreate:
     def test_the_agent_id_is_the_validated_lower_case_one(self) -> None:
         detail = detail_of(created("phone_call", agent_id=AGENT.upper()))
         assert detail.agent == AgentRef(AGENT, "Ana")
+
+    @pytest.mark.xfail(
+        strict=True,
+        reason=(
+            "reported: a created_at whose zone has a sub-minute offset (local mean time, as "
+            "zoneinfo gives before about 1900) is written with seconds in its offset, which "
+            "RFC 3339 does not allow and parse_create_response refuses"
+        ),
+    )
+    def test_a_created_at_with_a_sub_minute_offset_still_reads_back(self) -> None:
+        moment = datetime.datetime(1900, 1, 1, tzinfo=zoneinfo.ZoneInfo("Europe/Amsterdam"))
+        assert moment.utcoffset() == datetime.timedelta(minutes=19, seconds=32)
+        detail = detail_of(created("phone_call"), created_at=moment)
+        wire = {"success": True, "campaign": to_wire(detail)}
+        assert value_of(parse_create_response(wire)) == detail
 
     @pytest.mark.parametrize("base", sorted(BASES))
     def test_what_a_server_builds_an_sdk_reads_back_as_the_same_value(self, base: str) -> None:

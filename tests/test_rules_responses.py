@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, ParseResult, parse_error, parse_thread
-from tests.property.strategies import deep_dict, identity_snapshot
+from tests.property.strategies import HOSTILE_BUILDERS, deep_dict, identity_snapshot
 from tests.response_support import (
     RESPONSE_BASES,
     body,
@@ -42,15 +42,20 @@ from tests.test_rules_shape import (
 KINDS = tuple(RESPONSE_BASES)
 
 
-def read(kind: str, value: Any) -> ParseResult[Any]:
-    """Parse `value` as a body of `kind` and check the result's invariants and the body's."""
-    before = copy.deepcopy(value)
-    result = parse(kind, value)
-    assert value == before, "the parser changed the body"
+def assert_well_formed(result: ParseResult[Any]) -> ParseResult[Any]:
+    """A result's invariants: a value iff ok; SERVER_ERROR and 500 otherwise."""
     assert result.ok is (not result.violations)
     assert (result.value is None) is (not result.ok)
     assert all(v.key is ErrorKey.SERVER_ERROR for v in result.violations)
     assert result.status == (200 if result.ok else 500)
+    return result
+
+
+def read(kind: str, value: Any) -> ParseResult[Any]:
+    """Parse `value` as a body of `kind` and check the result's invariants and the body's."""
+    before = copy.deepcopy(value)
+    result = assert_well_formed(parse(kind, value))
+    assert value == before, "the parser changed the body"
     return result
 
 
@@ -650,21 +655,39 @@ class TestMembersHaveJsonTypes:
             ("contact_response", "contact.call_count", "contact.call_count"),
             ("contact_response", "contact.billed_duration", "contact.billed_duration"),
             ("create_response", "campaign.cycles.max_iterations", "campaign.cycles.max_iterations"),
-            ("credentials_error", "error", None),
         ],
     )
     @pytest.mark.parametrize("wrong", ["3", True, False, 1.5, float("nan"), float("inf")], ids=repr)
     def test_an_integer_member_refuses_strings_booleans_and_fractions(
-        self, kind: str, path: str, field: str | None, wrong: Any
+        self, kind: str, path: str, field: str, wrong: Any
     ) -> None:
-        result = read(kind, with_(kind, path, wrong))
-        if field is None:
-            # An `error` that is not an integer is not the credentials shape: a string one
-            # is the envelope (which then lacks `success`), others fit no shape.
-            assert result.violations
-            assert "CredentialsError" not in type(result.value).__name__
-        else:
-            assert found(result) == [("response.members_have_json_types", field)]
+        one(kind, with_(kind, path, wrong), "response.members_have_json_types", field)
+
+    @pytest.mark.parametrize(
+        ("wrong", "expected"),
+        [
+            # A string `error` makes the body the envelope, which then lacks `success`, and
+            # whose `error` is no key of spec 7.2.
+            (
+                "3",
+                [
+                    ("response.required_members_present", "success"),
+                    ("response.values_have_formats", "error"),
+                ],
+            ),
+            # Neither a string nor an integer: no shape fits.
+            (True, [("error.body_has_a_known_shape", "error")]),
+            (1.5, [("error.body_has_a_known_shape", "error")]),
+            (float("nan"), [("error.body_has_a_known_shape", "error")]),
+        ],
+        ids=repr,
+    )
+    def test_a_credentials_error_that_is_not_an_integer(
+        self, wrong: Any, expected: list[tuple[str, str]]
+    ) -> None:
+        assert found(read("credentials_error", with_("credentials_error", "error", wrong))) == (
+            expected
+        )
 
     @pytest.mark.parametrize(
         ("kind", "path"),
@@ -1281,7 +1304,27 @@ class TestOpaqueMembersHoldPlainJson:
 
 
 class TestNoBodyIsChanged:
-    """Whatever the body, the parsers leave it as it was (compared with a deep copy)."""
+    """Whatever the body, the parsers leave it as it was, and raise for none."""
+
+    @pytest.mark.parametrize("builder", sorted(HOSTILE_BUILDERS))
+    def test_deep_and_self_referencing_values_at_every_documented_member(
+        self, builder: str
+    ) -> None:
+        # 10,000 levels deep, or containing itself, at each member of TYPED and at the root.
+        hostile = HOSTILE_BUILDERS[builder]()
+        # The hostile value's own structure is compared once, at the end (it is large).
+        hostile_before = identity_snapshot(hostile)
+        for kind in KINDS:
+            assert_well_formed(parse(kind, hostile))
+        for kind, path, field, _ in TYPED:
+            value = with_(kind, path, hostile)
+            before = identity_snapshot(value, skip=id(hostile))
+            result = assert_well_formed(parse(kind, value))
+            assert identity_snapshot(value, skip=id(hostile)) == before
+            # What is wrong is inside the member given, not elsewhere in the body.
+            fields = [violation.field or "" for violation in result.violations]
+            assert all(name.startswith(field) for name in fields), (path, fields)
+        assert identity_snapshot(hostile) == hostile_before
 
     @pytest.mark.parametrize("kind", KINDS)
     def test_valid_and_broken_bodies_are_unchanged(self, kind: str) -> None:
