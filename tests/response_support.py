@@ -131,15 +131,6 @@ PARSERS: dict[str, Callable[[Any], ParseResult[Any]]] = {
     "credentials_error": lambda value: parse_error(401, value),
 }
 
-# The prefix of a documented member's path in each kind of body.
-PREFIX = {
-    "create_response": "campaign.",
-    "contact_response": "contact.",
-    "thread": "",
-    "api_error": "",
-    "credentials_error": "",
-}
-
 
 def parse(kind: str, value: Any) -> ParseResult[Any]:
     """Read `value` as a body of `kind`."""

@@ -18,6 +18,7 @@ from campaign_rules import ErrorKey, ParseResult, Violation, parse_error, to_wir
 from tests.property import response_strategies as r
 from tests.property import strategies as s
 from tests.response_support import body as example_body
+from tests.response_support import parse
 
 # ---------------------------------------------------------------------------------------------
 # Helpers.
@@ -112,7 +113,7 @@ def test_a_valid_body_is_read_and_to_wire_gives_the_same_json(pair: tuple[str, A
     kind, body = pair
     event(kind)
     before = copy.deepcopy(body)
-    result = assert_well_formed(r.parse(kind, body))
+    result = assert_well_formed(parse(kind, body))
     assert result.violations == ()
     assert body == before
     assert normalised(to_wire(result.value)) == normalised(inner_of(kind, body))
@@ -126,7 +127,7 @@ def test_the_value_reads_back_from_its_own_wire_form(pair: tuple[str, Any]) -> N
     zone, and is the wall-clock time written (spec 2.5).
     """
     kind, body = pair
-    value = r.parse(kind, body).value
+    value = parse(kind, body).value
     for name in r.DATE_TIME_MEMBERS:
         if hasattr(value, name):
             assert getattr(value, name).tzinfo is not None
@@ -135,7 +136,7 @@ def test_the_value_reads_back_from_its_own_wire_form(pair: tuple[str, Any]) -> N
         wire = body["contact"]["last_call_at"]
         assert value.last_call_at == datetime.datetime.strptime(wire, "%Y-%m-%d %H:%M:%S")
     wire = to_wire(value)
-    again = r.parse(kind, r.wrap(kind, wire))
+    again = parse(kind, r.wrap(kind, wire))
     assert again.violations == ()
     assert again.value == value
     assert to_wire(again.value) == wire
@@ -162,7 +163,7 @@ def test_unknown_members_anywhere_documented_change_nothing(
     pair: tuple[str, Any], data: st.DataObject
 ) -> None:
     kind, body = pair
-    expected = r.parse(kind, body).value
+    expected = parse(kind, body).value
     objects = [(path, node) for path, node in r.documented_containers(body) if type(node) is dict]
     # The strategies send documented members only: this checks their list against the bodies.
     documented = {path: r.documented_members(kind, path) for path, _ in objects}
@@ -172,7 +173,7 @@ def test_unknown_members_anywhere_documented_change_nothing(
         name = data.draw(unknown_names.filter(lambda name, path=path: name not in documented[path]))
         node[name] = data.draw(s.json_like)
         event(f"unknown member at {r.field_path(path) or 'the root'}")
-    result = assert_well_formed(r.parse(kind, body))
+    result = assert_well_formed(parse(kind, body))
     assert result.violations == ()
     assert result.value == expected
 
@@ -184,7 +185,7 @@ def test_unknown_members_anywhere_documented_change_nothing(
 @given(st.sampled_from(r.KINDS), s.json_like)
 def test_any_json_value_never_raises_nor_changes(kind: str, value: Any) -> None:
     before = s.identity_snapshot(value)
-    assert_well_formed(r.parse(kind, value))
+    assert_well_formed(parse(kind, value))
     assert s.identity_snapshot(value) == before
 
 
@@ -199,7 +200,7 @@ def test_a_valid_body_with_one_member_replaced_by_junk_never_raises_nor_changes(
     node[step] = data.draw(st.one_of(s.json_like, s.non_string_key_dicts))
     event(f"junk at {r.field_path((*path, step))}")
     before = s.identity_snapshot(body)
-    assert_well_formed(r.parse(kind, body))
+    assert_well_formed(parse(kind, body))
     assert s.identity_snapshot(body) == before
 
 
@@ -219,6 +220,6 @@ def test_parse_error_never_raises_whatever_the_status(status: Any) -> None:
 def test_one_defect_gives_exactly_one_violation_at_its_path(defect: r.Defect) -> None:
     kind, body, rule, field = defect
     before = copy.deepcopy(body)
-    result = assert_well_formed(r.parse(kind, body))
+    result = assert_well_formed(parse(kind, body))
     assert [(v.rule, v.field) for v in result.violations] == [(rule, field)]
     assert body == before
