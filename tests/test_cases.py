@@ -1,10 +1,21 @@
 """Data-driven rule cases: one JSON file per rule id in `tests/cases/`, run against the library.
 
 Each file names its rule, cites the spec clause or decision it proves, and lists cases. A case
-builds a creation payload (`payload`, or `base` with `set` and `drop`), optionally a
-`FakeDirectory` (`directory`), or an update (`update`), and gives the EXACT ordered list of
-`[rule_id, error_key, field]` the result must report. A case marked `"xfail": "reason"` records
-a library bug: it is the correct expectation and must fail until the library is fixed.
+builds one input and gives the EXACT ordered list of `[rule_id, error_key, field]` the result
+must report. The input is one of:
+
+- a creation payload (`payload`, or `base` with `set` and `drop` of top-level members),
+  optionally with a `FakeDirectory` (`directory`), read by `validate_create`;
+- an update (`update`), read by `validate_update`;
+- a response body (`response`): `parse` names the reader (`create_response`,
+  `contact_response`, `thread` or `error`), `status` is the HTTP status an `error` body came
+  with (given for `error` only), and the body is `body`, or `base` (a valid body of
+  `tests/response_support.py`: `create_response`, `contact_response`, `thread`, `api_error`,
+  `credentials_error`) with `set` (dotted paths to values, a number step indexes an array:
+  `tags.1.name`) and `drop` (dotted paths).
+
+Every case also checks that its input is left unchanged. A case marked `"xfail": "reason"`
+records a library bug: it is the correct expectation and must fail until the library is fixed.
 
 The request and lifecycle rules take no body: their cases give `contact_path` (`id`,
 `contact_id`), `thread_path` (`id`), `idempotency_key` (the header value, `null` when absent) or
@@ -25,14 +36,20 @@ import pytest
 from campaign_rules import (
     CampaignCreate,
     CampaignStatus,
+    ParseResult,
     catalogue,
     check_contact_path,
     check_idempotency_key,
     check_thread_path,
     check_transition,
+    parse_contact_response,
+    parse_create_response,
+    parse_error,
+    parse_thread,
     validate_create,
     validate_update,
 )
+from tests.response_support import RESPONSE_BASES, drop_path, set_path
 from tests.support import BASES, DROP, STATUS, FakeDirectory, payload
 
 CASES_DIR = Path(__file__).parent / "cases"
@@ -45,6 +62,7 @@ CASE_KEYS = {
     "drop",
     "directory",
     "update",
+    "response",
     "violations",
     "xfail",
     *("contact_path", "thread_path", "idempotency_key", "transition"),
@@ -52,6 +70,12 @@ CASE_KEYS = {
 REQUEST_SOURCES = ("contact_path", "thread_path", "idempotency_key", "transition")
 DIRECTORY_KEYS = {"agents", "integrations", "tags", "billing_reached"}
 UPDATE_KEYS = {"existing_base", "existing_set", "patch", "status"}
+RESPONSE_KEYS = {"parse", "status", "body", "base", "set", "drop"}
+READERS = {
+    "create_response": parse_create_response,
+    "contact_response": parse_contact_response,
+    "thread": parse_thread,
+}
 
 Triple = tuple[str, str, str | None]
 
@@ -85,8 +109,17 @@ def triples(result: Any) -> list[Triple]:
 
 
 def primary_of(expected: list[Triple]) -> Triple:
-    """The violation a response reports, by the api-contract's precedence."""
-    return min(expected, key=lambda triple: PRECEDENCE.index(STATUS_OF_KEY[triple[1]]))
+    """The violation a response reports, by the api-contract's precedence.
+
+    D-statuses: statuses the contract does not rank (500 for a broken response) come after
+    those it ranks, lowest first; among equals, the first found.
+    """
+
+    def rank(triple: Triple) -> tuple[int, int]:
+        status = STATUS_OF_KEY[triple[1]]
+        return (PRECEDENCE.index(status), 0) if status in PRECEDENCE else (len(PRECEDENCE), status)
+
+    return min(expected, key=rank)
 
 
 def catalogue_ids() -> list[str]:
@@ -192,6 +225,50 @@ def check_request_case(case: dict[str, Any], expected: list[Triple]) -> None:
     assert envelope.get("field") == field
 
 
+def build_body(response: dict[str, Any]) -> Any:
+    """The response body of a case: `body`, or a copy of `base` with `set` and `drop` applied."""
+    if "body" in response:
+        return copy.deepcopy(response["body"])
+    value = copy.deepcopy(RESPONSE_BASES[response["base"]])
+    for path, member in copy.deepcopy(response.get("set", {})).items():
+        set_path(value, path, member)
+    for path in response.get("drop", ()):
+        drop_path(value, path)
+    return value
+
+
+def read_response(response: dict[str, Any]) -> ParseResult[Any]:
+    """Read the case's body with its reader; also check it leaves the body unchanged."""
+    value = build_body(response)
+    before = copy.deepcopy(value)
+    if response["parse"] == "error":
+        result: ParseResult[Any] = parse_error(response["status"], value)
+    else:
+        result = READERS[response["parse"]](value)
+    assert value == before, "the parser changed the body"
+    return result
+
+
+def check_envelope(result: Any, expected: list[Triple], ok_status: int) -> None:
+    """The status and the error body of spec 7.1 match the expected violations."""
+    envelope = result.envelope()
+    json.dumps(envelope, allow_nan=False)
+    if result.ok:
+        assert envelope is None
+        assert result.status == ok_status
+        return
+    # spec 7.1 and D-envelope-field: the primary violation's key, a message, and its field.
+    _, key, field = primary_of(expected)
+    assert result.status == STATUS_OF_KEY[key]
+    assert envelope is not None
+    assert set(envelope) == {"success", "error", "message"} | ({"field"} if field else set())
+    assert envelope["success"] is False
+    assert envelope["error"] == key
+    assert isinstance(envelope["message"], str)
+    assert envelope["message"]
+    assert envelope.get("field") == field
+
+
 # The cases
 
 
@@ -209,28 +286,22 @@ def test_case(case: dict[str, Any]) -> None:
     if any(source in case for source in REQUEST_SOURCES):
         check_request_case(case, expected)
         return
+    if "response" in case:
+        # D-response-violations: a reader's result is 200 when ok, else 500 (SERVER_ERROR).
+        response = read_response(case["response"])
+        assert triples(response) == expected
+        assert response.ok is (not expected)
+        assert (response.value is None) is (not response.ok)
+        check_envelope(response, expected, ok_status=200)
+        return
+
     directory = build_directory(case["directory"]) if "directory" in case else None
     result = run(case, directory)
 
     assert triples(result) == expected
     assert result.ok is (not expected)
     assert (result.value is None) is (not result.ok)
-    envelope = result.envelope()
-    json.dumps(envelope, allow_nan=False)
-    if result.ok:
-        assert envelope is None
-        assert result.status == (200 if "update" in case else 201)
-    else:
-        # spec 7.1 and D-envelope-field: the primary violation's key, a message, and its field.
-        _, key, field = primary_of(expected)
-        assert result.status == STATUS_OF_KEY[key]
-        assert envelope is not None
-        assert set(envelope) == {"success", "error", "message"} | ({"field"} if field else set())
-        assert envelope["success"] is False
-        assert envelope["error"] == key
-        assert isinstance(envelope["message"], str)
-        assert envelope["message"]
-        assert envelope.get("field") == field
+    check_envelope(result, expected, ok_status=200 if "update" in case else 201)
 
     # api-contract: what is found offline is always found with a directory too, and the
     # look-up rules run after the offline ones, so the offline list is a prefix.
@@ -296,6 +367,7 @@ def test_every_case_file_cites_its_source() -> None:
 def test_case_files_are_well_formed() -> None:
     keys_of_rule = {info.id: info.key.value for info in catalogue()}
     lookup_rules = {info.id for info in catalogue() if info.stage == "lookup"}
+    response_rules = {info.id for info in catalogue() if info.stage in ("response", "error")}
     for stem, doc in case_files().items():
         assert set(doc) == {"rule", "cites", "cases"}, stem
         assert doc["cases"], f"{stem}.json has no cases"
@@ -307,9 +379,11 @@ def test_case_files_are_well_formed() -> None:
             assert case["title"].strip(), where
             assert set(case) <= CASE_KEYS, where
             sources = [
-                name for name in ("payload", "base", "update", *REQUEST_SOURCES) if name in case
+                name
+                for name in ("payload", "base", "update", "response", *REQUEST_SOURCES)
+                if name in case
             ]
-            assert len(sources) == 1, f"{where}: give one of payload, base, update, ..."
+            assert len(sources) == 1, f"{where}: give one of payload, base, update, response, ..."
             if sources[0] in REQUEST_SOURCES:
                 assert "directory" not in case, where
             if "base" in case:
@@ -327,6 +401,20 @@ def test_case_files_are_well_formed() -> None:
                 assert {"existing_base", "patch"} <= set(update), where
                 assert update["existing_base"] in BASES, where
                 assert update.get("status") in (None, *(s.value for s in CampaignStatus)), where
+            if "response" in case:
+                response = case["response"]
+                assert "directory" not in case, where
+                assert set(response) <= RESPONSE_KEYS, where
+                assert response.get("parse") in (*READERS, "error"), where
+                assert ("status" in response) is (response["parse"] == "error"), where
+                assert ("body" in response) is not ("base" in response), where
+                if "base" in response:
+                    assert response["base"] in RESPONSE_BASES, where
+                else:
+                    assert "set" not in response, where
+                    assert "drop" not in response, where
+                assert isinstance(response.get("set", {}), dict), where
+                assert isinstance(response.get("drop", []), list), where
             if "xfail" in case:
                 assert isinstance(case["xfail"], str), where
                 assert case["xfail"].strip(), where
@@ -341,3 +429,5 @@ def test_case_files_are_well_formed() -> None:
                 assert field is None or isinstance(field, str), where
                 if rule in lookup_rules:
                     assert "directory" in case, f"{where}: {rule} needs a directory"
+                # A response rule reads response bodies only, and only they give its violations.
+                assert (rule in response_rules) is ("response" in case), f"{where}: {rule}"

@@ -85,8 +85,9 @@ def case_payloads() -> Iterator[tuple[str, Any]]:
         if "update" in case:
             existing = to_wire(build_existing(case["update"]))
             yield f"{where} (merged)", merge(existing, case["update"]["patch"])
-        else:
+        elif "payload" in case or "base" in case:
             yield where, build_payload(case)
+        # Other cases (responses, path parameters, headers, transitions) hold no creation body.
 
 
 def _at(path: tuple[str, ...], value: Any, base: str = "phone_call") -> dict[str, Any]:

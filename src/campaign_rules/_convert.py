@@ -73,7 +73,6 @@ T = TypeVar("T")
 
 _WIRE_NAMES: Final = {"start_time": "startTime", "stop_time": "stopTime"}
 _TIME_FORMAT: Final = "%H:%M"
-_CONTACT_TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S"
 
 # The value objects, inner ones first; each gets its structure and unstructure functions.
 _MODELS: Final = (
@@ -121,11 +120,24 @@ def _date_time_text(moment: datetime.datetime) -> str:
     # RFC 3339 with a `T`; a naive value (which parsing never builds) is UTC (D-date-times).
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.UTC)
+    offset = moment.utcoffset() or datetime.timedelta()
+    if offset % datetime.timedelta(minutes=1):
+        # RFC 3339 offsets are whole minutes; a zone's local mean time (before about 1900) has
+        # seconds. The same instant in UTC says it exactly; at the very ends of the datetime
+        # range, where UTC is out of reach, the offset is cut to its minutes (D-date-times).
+        try:
+            moment = moment.astimezone(datetime.UTC)
+        except OverflowError:
+            whole = datetime.timedelta(minutes=offset // datetime.timedelta(minutes=1))
+            moment = moment.replace(tzinfo=datetime.timezone(whole))
     return moment.isoformat()
 
 
 def _contact_time_text(moment: datetime.datetime | None) -> str | None:
-    return None if moment is None else moment.strftime(_CONTACT_TIME_FORMAT)
+    # Not strftime: its `%Y` writes year 999 as "999" on glibc, which would not read back.
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=None).isoformat(sep=" ", timespec="seconds")
 
 
 def _contact_time(value: object, _: Any) -> datetime.datetime | None:

@@ -98,6 +98,7 @@ def parse_contact_time(text: str) -> datetime.datetime | None:
 _DATE_TIME_MIN_LENGTH: Final = len("YYYY-MM-DDTHH:MM:SS")
 # D-date-times: nine fraction digits (nanoseconds) and an offset fit; longer is refused unread.
 _DATE_TIME_MAX_LENGTH: Final = len("YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+HH:MM")
+_FRACTION_MAX_DIGITS: Final = 9
 _MICROSECOND_DIGITS: Final = 6
 
 
@@ -116,7 +117,8 @@ def parse_date_time(text: str) -> datetime.datetime | None:
     rest, microsecond = text[19:], 0
     if rest.startswith("."):
         digits = len(rest) - 1 - len(rest[1:].lstrip("0123456789"))
-        if digits == 0:
+        # The length cap alone would let ten or more digits through before a `Z` or none.
+        if not 1 <= digits <= _FRACTION_MAX_DIGITS:
             return None
         fraction = rest[1 : 1 + digits]
         microsecond = int(fraction[:_MICROSECOND_DIGITS].ljust(_MICROSECOND_DIGITS, "0"))

@@ -69,7 +69,8 @@ class CampaignCycles:
     mode: CyclesMode | None = None
     max_iterations: int | None = None
     cooldown_minutes: int | None = None
-    filter_statuses: tuple[str, ...] = ()
+    # `None` when absent, so that a body's `[]` reads back as `[]`.
+    filter_statuses: tuple[str, ...] | None = None
     schedule: Schedule | None = None
     schedule_start_date: datetime.date | None = None
     schedule_end_date: datetime.date | None = None
@@ -84,7 +85,7 @@ class CampaignCycles:
             mode=config.mode,
             max_iterations=config.max_iterations,
             cooldown_minutes=config.cooldown_minutes,
-            filter_statuses=config.filter_statuses,
+            filter_statuses=config.filter_statuses or None,
             schedule=config.schedule,
             schedule_start_date=config.schedule_start_date,
             schedule_end_date=config.schedule_end_date,

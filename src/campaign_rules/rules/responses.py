@@ -58,7 +58,10 @@ def error_body_has_a_known_shape(reading: ResponseReading) -> Iterator[Finding]:
 def error_status_is_an_error_status(reading: ResponseReading) -> Iterator[Finding]:
     """An error body comes with an HTTP status from 400 to 599 (D-response-violations)."""
     status = reading.status
-    if type(status) is not int or status not in _ERROR_STATUSES:
+    # An `int` subclass such as `http.HTTPStatus` is a status too, read with `int.__int__` so
+    # that no method of the subclass runs; a `bool` is not.
+    is_integer = issubclass(type(status), int) and type(status) is not bool
+    if not is_integer or int.__int__(status) not in _ERROR_STATUSES:  # type: ignore[arg-type]
         yield Finding(None, "the status of an error body must be an integer from 400 to 599")
 
 
