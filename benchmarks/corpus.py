@@ -125,7 +125,9 @@ def _cycles(rng: random.Random) -> dict[str, Any]:
         cycles["schedule"] = _schedule(rng)
         month = rng.randint(1, 6)
         cycles["schedule_start_date"] = f"2027-{month:02d}-{rng.randint(1, 28):02d}"
-        cycles["schedule_end_date"] = f"2027-{month + rng.randint(1, 6):02d}-{rng.randint(1, 28):02d}"
+        cycles["schedule_end_date"] = (
+            f"2027-{month + rng.randint(1, 6):02d}-{rng.randint(1, 28):02d}"
+        )
     cycles["filter_statuses"] = rng.sample(STATUSES, rng.randint(0, 3))
     if rng.random() < 0.7:
         cycles["filter_tags"] = rng.sample(TAGS, rng.randint(1, 3))

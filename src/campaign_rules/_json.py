@@ -127,10 +127,15 @@ def read_object(value: object) -> dict[str, object] | None:
     cls = type(value)
     if not issubclass(cls, dict) or is_oversized_object(value):
         return None
-    items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
-    if cls is dict and all(type(name) is str for name, _ in items):
+    if cls is dict and _names_are_plain_strings(value):  # type: ignore[arg-type]
         return value  # type: ignore[return-value]
+    items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
     return {str.__str__(name): member for name, member in items if issubclass(type(name), str)}
+
+
+def _names_are_plain_strings(value: dict[object, object]) -> bool:
+    # By identity only: no `==` and no hash, so no code of a hostile key or of its class runs.
+    return all(type(name) is str for name in value)
 
 
 def member_path(parent: str | None, name: str) -> str:

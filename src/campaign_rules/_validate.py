@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator
 
+from campaign_rules._build import build_campaign
 from campaign_rules._change import Change
-from campaign_rules._convert import structure_campaign
 from campaign_rules._directory import Directory
 from campaign_rules._document import Document
 from campaign_rules._enums import CampaignStatus
@@ -31,8 +31,8 @@ def validate_create(payload: object, *, directory: Directory | None = None) -> C
     doc = Document(payload, directory)
     violations = _violations(_findings(doc, CREATE_RULES), doc)
     if violations:
-        return CreateResult(value=None, violations=violations)
-    return CreateResult(value=structure_campaign(doc), violations=())
+        return CreateResult(None, violations)
+    return CreateResult(build_campaign(doc), ())
 
 
 def validate_update(
@@ -54,8 +54,8 @@ def validate_update(
     )
     violations = _violations(offline, change.merged)
     if violations:
-        return UpdateResult(value=None, violations=violations)
-    return UpdateResult(value=structure_campaign(change.merged), violations=())
+        return UpdateResult(None, violations)
+    return UpdateResult(build_campaign(change.merged), ())
 
 
 def _findings(subject: Subject, rules: tuple[Rule[Subject], ...]) -> Iterator[Violation]:
