@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 from typing import Final, TypeVar
 
-from campaign_rules._document import WINDOW_PATHS, Document
+from campaign_rules._document import WINDOW_PATHS, Document, Window
 from campaign_rules._enums import CyclesMode
 from campaign_rules._formats import parse_date, parse_time
 from campaign_rules._json import as_integer, as_string
@@ -28,7 +28,7 @@ __all__ = ["build_campaign"]
 
 T = TypeVar("T")
 _MODES: Final = {mode.value: mode for mode in CyclesMode}
-Windows = dict[str, dict[str, object]]
+Windows = dict[str, Window]
 
 
 def build_campaign(doc: Document) -> CampaignCreate:
@@ -38,7 +38,7 @@ def build_campaign(doc: Document) -> CampaignCreate:
     is put in lower case (D-agent-id).
     """
     root = doc.root
-    windows = dict(doc.windows)
+    windows = {window.path: window for window in doc.windows}
     return CampaignCreate(
         _checked(doc.string("name")),
         _checked(doc.agent_id),
@@ -80,12 +80,11 @@ def _schedule(path: str, raw: object, windows: Windows) -> Schedule | None:
     return Schedule(*[_window(windows.get(paths[day])) for day in WEEKDAYS])
 
 
-def _window(members: dict[str, object] | None) -> DayWindow | None:
-    if members is None:
+def _window(window: Window | None) -> DayWindow | None:
+    if window is None:
         return None
-    start = parse_time(_checked(as_string(members["startTime"])))
-    stop = parse_time(_checked(as_string(members["stopTime"])))
-    return DayWindow(_checked(start), _checked(stop), members["active"] is True)
+    start, stop = parse_time(_checked(window.start)), parse_time(_checked(window.stop))
+    return DayWindow(_checked(start), _checked(stop), window.members["active"] is True)
 
 
 def _strings(items: list[object] | None) -> tuple[str, ...]:

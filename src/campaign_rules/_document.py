@@ -34,7 +34,7 @@ from campaign_rules._shape import (
     MemberTypes,
 )
 
-__all__ = ["WINDOW_PATHS", "Document", "Site", "WindowTimes"]
+__all__ = ["WINDOW_PATHS", "Document", "Site", "Window"]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 _ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
@@ -64,13 +64,15 @@ class Site(NamedTuple):
     left_to_others: tuple[str, ...] = ()
 
 
-class WindowTimes(NamedTuple):
-    """A weekday window in force: its path, and its `startTime` and `stopTime` when strings.
+class Window(NamedTuple):
+    """A readable weekday window of a schedule in force, with the text of its times.
 
-    `None` stands for a member that is absent or not a string (other rules report it).
+    `start` and `stop` are its `startTime` and `stopTime` when they are strings, else `None`
+    (absent, or of another type: other rules report those).
     """
 
     path: str
+    members: dict[str, object]
     start: str | None
     stop: str | None
 
@@ -88,8 +90,7 @@ class Document:
     `cycles_schedule`: the raw `cycles.schedule` of an enabled block outside cooldown mode (in
     cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses it);
     `sites`: every object in force whose members are checked, root first, in document order;
-    `windows`: the readable weekday windows of the schedules in force, `(path, members)`;
-    `window_times`: the `WindowTimes` of each of those windows;
+    `windows`: the readable weekday windows of the schedules in force, each a `Window`;
     `filter_lists`: the filter arrays of an enabled block within the item limit, by name,
     items read (an array over the limit is not read at all, D-filter-lists).
     """
@@ -117,16 +118,8 @@ class Document:
         self.cycles_schedule: object = (
             cycles.get("schedule") if enabled and not self.in_cooldown_mode else None  # type: ignore[union-attr]
         )
+        self.windows: tuple[Window, ...] = ()
         self.sites: tuple[Site, ...] = self._read_sites(root, cycles) if is_object(payload) else ()
-        self.windows: tuple[tuple[str, dict[str, object]], ...] = tuple(
-            (site.path, site.members)
-            for site in self.sites
-            if site.shape is WINDOW_MEMBERS and site.path is not None and site.members is not None
-        )
-        self.window_times: tuple[WindowTimes, ...] = tuple(
-            WindowTimes(path, as_string(window.get("startTime")), as_string(window.get("stopTime")))
-            for path, window in self.windows
-        )
         self.filter_lists: dict[str, list[object]] = {
             name: read_list(self.enabled_cycles.get(name)) or []  # type: ignore[union-attr]
             for name in FILTER_LISTS
@@ -153,24 +146,26 @@ class Document:
     def _read_sites(
         self, root: dict[str, object] | None, cycles: dict[str, object] | None
     ) -> tuple[Site, ...]:
-        """The sites of a payload that is an object, given its members and its cycles block's."""
-        payload = self.payload
-        sites = [Site(None, payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)]
-        sites += _schedule_sites("scheduling", self.root.get("scheduling"))
+        """The sites of a payload that is an object, given its members and its cycles block's.
+
+        The windows of the schedules in force are read on the way, into `windows`.
+        """
+        sites = [Site(None, self.payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)]
+        windows: list[Window] = []
+        _read_schedule("scheduling", self.root.get("scheduling"), sites, windows)
         raw_cycles = self.root.get("cycles")
-        if not is_object(raw_cycles):
-            return tuple(sites)
-        members = cycles
-        if self.enabled_cycles is None:
-            # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
-            sites.append(Site("cycles", raw_cycles, members, _ENABLED_ONLY, closed=False))
-        elif self.in_cooldown_mode:
-            # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns the schedule fields.
-            left = SCHEDULE_ONLY_CYCLES_FIELDS
-            sites.append(Site("cycles", raw_cycles, members, CYCLES_MEMBERS, left_to_others=left))
-        else:
-            sites.append(Site("cycles", raw_cycles, members, CYCLES_MEMBERS))
-            sites += _schedule_sites("cycles.schedule", self.cycles_schedule)
+        if is_object(raw_cycles):
+            if self.enabled_cycles is None:
+                # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
+                sites.append(Site("cycles", raw_cycles, cycles, _ENABLED_ONLY, (), False))
+            elif self.in_cooldown_mode:
+                # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns these fields.
+                left = SCHEDULE_ONLY_CYCLES_FIELDS
+                sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS, (), True, left))
+            else:
+                sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS))
+                _read_schedule("cycles.schedule", self.cycles_schedule, sites, windows)
+        self.windows = tuple(windows)
         return tuple(sites)
 
     def filter_list_length(self, name: str) -> int | None:
@@ -197,17 +192,21 @@ class Document:
         return self.directory.integration_type(self.agent_id, self.integration_id)
 
 
-def _schedule_sites(path: str, raw: object) -> list[Site]:
-    """The sites of a Schedule object and of its weekday windows."""
+def _read_schedule(path: str, raw: object, sites: list[Site], windows: list[Window]) -> None:
+    """Add the sites of a Schedule object and of its weekday windows, and its windows."""
     if not is_object(raw):
-        return []
+        return
     schedule = read_object(raw)
-    sites = [Site(path, raw, schedule, SCHEDULE_MEMBERS)]
-    if schedule is not None:
-        paths = WINDOW_PATHS[path]
-        sites += [
-            Site(paths[day], window, read_object(window), WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
-            for day in WEEKDAYS
-            if is_object(window := schedule.get(day))
-        ]
-    return sites
+    sites.append(Site(path, raw, schedule, SCHEDULE_MEMBERS))
+    if schedule is None:
+        return
+    paths = WINDOW_PATHS[path]
+    for day in WEEKDAYS:
+        window = schedule.get(day)
+        if not is_object(window):
+            continue
+        members = read_object(window)
+        sites.append(Site(paths[day], window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS))
+        if members is not None:
+            start, stop = members.get("startTime"), members.get("stopTime")
+            windows.append(Window(paths[day], members, as_string(start), as_string(stop)))

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Final
 
 from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
 
 __all__ = [
+    "PLAIN_CLASSES",
     "array_length",
     "as_boolean",
     "as_integer",
@@ -27,6 +29,18 @@ __all__ = [
     "read_list",
     "read_object",
 ]
+
+
+# The built-in class whose exact instances are of each JSON type. Compared by identity only
+# (`type(value) is PLAIN_CLASSES["string"]`), which runs no code of the value or its class.
+PLAIN_CLASSES: Final[dict[str, type]] = {
+    "string": str,
+    "integer": int,
+    "boolean": bool,
+    "array": list,
+    "object": dict,
+    "null": type(None),
+}
 
 
 def json_type(value: object) -> str:

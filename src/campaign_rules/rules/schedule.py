@@ -14,7 +14,7 @@ __all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
 
 def window_times_are_hh_mm(doc: Document) -> Iterator[Finding]:
     """`startTime` and `stopTime` are 24-hour `HH:MM` times, 00:00 to 23:59 (D-time-format)."""
-    for window in doc.window_times:
+    for window in doc.windows:
         for name, text in (("startTime", window.start), ("stopTime", window.stop)):
             # A member that is missing or not a string is another rule's to report.
             if text is not None and parse_time(text) is None:
@@ -24,7 +24,7 @@ def window_times_are_hh_mm(doc: Document) -> Iterator[Finding]:
 
 def window_starts_before_stop(doc: Document) -> Iterator[Finding]:
     """A window's `startTime` is before its `stopTime` (D-time-format)."""
-    for window in doc.window_times:
+    for window in doc.windows:
         start, stop = parse_time(window.start or ""), parse_time(window.stop or "")
         if start is None or stop is None:
             continue  # a time that is missing or not HH:MM is another rule's to report

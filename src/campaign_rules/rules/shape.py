@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from campaign_rules._document import Document
-from campaign_rules._json import is_object, is_oversized_object, json_type, member_path
+from campaign_rules._json import (
+    PLAIN_CLASSES,
+    is_object,
+    is_oversized_object,
+    json_type,
+    member_path,
+)
 from campaign_rules._limits import OBJECT_MAX_MEMBERS
 from campaign_rules._violations import Finding
 
@@ -30,6 +36,11 @@ def payload_is_object(doc: Document) -> Iterator[Finding]:
 def known_members_only(doc: Document) -> Iterator[Finding]:
     """Every object holds only the members its spec table lists (D-unknown-members)."""
     for site in doc.sites:
+        members = site.members
+        # The common case, checked at once: a plain object whose names are all plain strings
+        # (`read_object` gave it back as it is), each of them known.
+        if members is site.raw and members is not None and members.keys() <= site.shape.keys():
+            continue
         where = site.path or "the request body"
         if is_oversized_object(site.raw):
             yield Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
@@ -69,11 +80,11 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
         if members is None:
             continue
         for name, types in site.shape.items():
-            if (
-                name in members
-                and name not in site.left_to_others
-                and json_type(members[name]) not in types
-            ):
+            if name not in members or name in site.left_to_others:
+                continue
+            value = members[name]
+            # An exact `str`, `int`, ... is of its type without asking `json_type`.
+            if type(value) is not PLAIN_CLASSES[types[0]] and json_type(value) not in types:
                 path = member_path(site.path, name)
                 yield Finding(path, f"{path} must be {' or '.join(map(_with_article, types))}")
 
