@@ -14,7 +14,7 @@ from typing import Final, TypeVar
 
 from campaign_rules._document import WINDOW_PATHS, Document, Window
 from campaign_rules._enums import CyclesMode
-from campaign_rules._formats import parse_date, parse_time
+from campaign_rules._formats import parse_date
 from campaign_rules._json import as_integer, as_string
 from campaign_rules._limits import (
     DEFAULT_MESSAGE_LIMIT,
@@ -83,8 +83,8 @@ def _schedule(path: str, raw: object, windows: Windows) -> Schedule | None:
 def _window(window: Window | None) -> DayWindow | None:
     if window is None:
         return None
-    start, stop = parse_time(_checked(window.start)), parse_time(_checked(window.stop))
-    return DayWindow(_checked(start), _checked(stop), window.members["active"] is True)
+    start, stop = _checked(window.start_time), _checked(window.stop_time)
+    return DayWindow(start, stop, window.members["active"] is True)
 
 
 def _strings(items: list[object] | None) -> tuple[str, ...]:

@@ -11,12 +11,13 @@ every request: a rule then finds everything it needs already read (see benchmark
 
 from __future__ import annotations
 
+import datetime
 import functools
 from typing import Final, NamedTuple
 
 from campaign_rules._directory import Directory
 from campaign_rules._enums import CyclesMode, IntegrationType
-from campaign_rules._formats import is_uuid_v4
+from campaign_rules._formats import is_uuid_v4, parse_time
 from campaign_rules._json import array_length, as_string, is_object, read_list, read_object
 from campaign_rules._limits import (
     FILTER_LIST_MAX_ITEMS,
@@ -65,16 +66,19 @@ class Site(NamedTuple):
 
 
 class Window(NamedTuple):
-    """A readable weekday window of a schedule in force, with the text of its times.
+    """A readable weekday window of a schedule in force, with its times read once.
 
     `start` and `stop` are its `startTime` and `stopTime` when they are strings, else `None`
-    (absent, or of another type: other rules report those).
+    (absent, or of another type: other rules report those); `start_time` and `stop_time` the
+    times of day they spell, `None` when they are not `HH:MM` (D-time-format).
     """
 
     path: str
     members: dict[str, object]
     start: str | None
     stop: str | None
+    start_time: datetime.time | None
+    stop_time: datetime.time | None
 
 
 class Document:
@@ -208,5 +212,6 @@ def _read_schedule(path: str, raw: object, sites: list[Site], windows: list[Wind
         members = read_object(window)
         sites.append(Site(paths[day], window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS))
         if members is not None:
-            start, stop = members.get("startTime"), members.get("stopTime")
-            windows.append(Window(paths[day], members, as_string(start), as_string(stop)))
+            start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))
+            start_time, stop_time = parse_time(start or ""), parse_time(stop or "")
+            windows.append(Window(paths[day], members, start, stop, start_time, stop_time))

@@ -79,10 +79,10 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
         members = site.members
         if members is None:
             continue
-        for name, types in site.shape.items():
-            if name not in members or name in site.left_to_others:
-                continue
-            value = members[name]
+        for name, value in members.items():
+            types = site.shape.get(name)
+            if types is None or name in site.left_to_others:
+                continue  # an unknown member, or one whose type another rule owns
             # An exact `str`, `int`, ... is of its type without asking `json_type`.
             if type(value) is not PLAIN_CLASSES[types[0]] and json_type(value) not in types:
                 path = member_path(site.path, name)
