@@ -1,27 +1,31 @@
-"""The one cattrs converter: validated wire JSON into value objects, value objects into wire JSON.
+"""The one cattrs converter: value objects into wire JSON, and wire JSON into value objects.
 
-This is the only module that knows wire names (`startTime`) and wire formats (`"09:00"`,
-`"2026-03-01"`). It structures only payloads that passed every rule, reading them through
-`campaign_rules._json`, so a hostile subclass among the values runs no code of its own here
-either.
+This is the only module that knows wire formats of value objects (`"09:00"`, `"2026-03-01"`).
+It structures only data that passed every rule, reading it through `campaign_rules._json`, so a
+hostile subclass among the values runs no code of its own here either.
+
+`validate_create` does not come here: it builds its `CampaignCreate` in `_build`, from the
+values the rules have read, which measured three times faster than structuring. So the
+converter, and cattrs itself, are made on first use: importing `campaign_rules` and validating
+a first payload costs about a third less without them (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import cattrs
-from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
-
-from campaign_rules._document import Document
 from campaign_rules._enums import CyclesMode, IntegrationType
 from campaign_rules._formats import parse_date, parse_time
 from campaign_rules._json import as_boolean, as_integer, as_string, read_list, read_object
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 
-__all__ = ["structure_campaign", "to_wire"]
+if TYPE_CHECKING:
+    import cattrs
+
+__all__ = ["to_wire"]
 
 T = TypeVar("T")
 
@@ -53,7 +57,12 @@ def _is_string_tuple(type_: Any) -> bool:
     return bool(type_ == tuple[str, ...])
 
 
-def _make_converter() -> cattrs.Converter:
+@functools.cache
+def _converter() -> cattrs.Converter:
+    """The converter, made once, on first use (cattrs is imported then, not with the library)."""
+    import cattrs
+    from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
     # Only payloads that broke no rule are structured, so cattrs' detailed errors would never
     # be read; without them the generated functions are leaner.
     converter = cattrs.Converter(detailed_validation=False)
@@ -100,24 +109,7 @@ def _make_converter() -> cattrs.Converter:
     return converter
 
 
-_converter: Final = _make_converter()
-
-
-def structure_campaign(doc: Document) -> CampaignCreate:
-    """The campaign of a payload that broke no rule, with its defaults applied.
-
-    A cycles block not enabled is left out (spec 2.4 rule 2: it is ignored), and `agent_id`
-    is put in lower case (D-agent-id).
-    """
-    members = dict(doc.root)
-    if not doc.cycles_enabled:
-        members.pop("cycles", None)
-    if doc.agent_id is not None:
-        members["agent_id"] = doc.agent_id
-    return _converter.structure(members, CampaignCreate)
-
-
 def to_wire(value: CampaignCreate) -> dict[str, Any]:
     """The wire JSON of a campaign: what `validate_create` reads back as the same value."""
-    wire: dict[str, Any] = _converter.unstructure(value)
+    wire: dict[str, Any] = _converter().unstructure(value)
     return wire
