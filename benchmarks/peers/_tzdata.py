@@ -1,7 +1,7 @@
-"""The zone names of the tzdata package, read as any user of a peer library would read them."""
+"""The zone names of the tzdata package, read as campaign_rules reads them (D-timezone)."""
 
 from __future__ import annotations
 
-import importlib.resources
+import pkgutil
 
-ZONE_NAMES = frozenset(importlib.resources.files("tzdata").joinpath("zones").read_text().split())
+ZONE_NAMES = frozenset((pkgutil.get_data("tzdata", "zones") or b"").decode("utf-8").split())
