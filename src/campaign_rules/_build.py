@@ -9,12 +9,10 @@ benchmarks/RESULTS.md); it still turns value objects back into wire JSON.
 
 from __future__ import annotations
 
-import datetime
 from typing import Final, TypeVar
 
 from campaign_rules._document import WINDOW_PATHS, Document, Window
 from campaign_rules._enums import CyclesMode
-from campaign_rules._formats import parse_date
 from campaign_rules._json import as_integer, as_string
 from campaign_rules._limits import (
     DEFAULT_MESSAGE_LIMIT,
@@ -67,8 +65,8 @@ def _cycles(doc: Document, windows: Windows) -> CyclesConfig | None:
         filter_statuses=_strings(doc.filter_lists.get("filter_statuses")),
         filter_tags=_strings(doc.filter_lists.get("filter_tags")),
         schedule=_schedule("cycles.schedule", doc.cycles_schedule, windows),
-        schedule_start_date=_date(cycles.get("schedule_start_date")),
-        schedule_end_date=_date(cycles.get("schedule_end_date")),
+        schedule_start_date=doc.cycle_dates.get("schedule_start_date"),
+        schedule_end_date=doc.cycle_dates.get("schedule_end_date"),
     )
 
 
@@ -89,10 +87,6 @@ def _window(window: Window | None) -> DayWindow | None:
 
 def _strings(items: list[object] | None) -> tuple[str, ...]:
     return tuple(_checked(as_string(item)) for item in items or ())
-
-
-def _date(value: object) -> datetime.date | None:
-    return None if value is None else _checked(parse_date(_checked(as_string(value))))
 
 
 def _or_default(value: T | None, default: T) -> T:

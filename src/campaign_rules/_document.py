@@ -17,7 +17,7 @@ from typing import Final, NamedTuple
 
 from campaign_rules._directory import Directory
 from campaign_rules._enums import CyclesMode, IntegrationType
-from campaign_rules._formats import is_uuid_v4, parse_time
+from campaign_rules._formats import is_uuid_v4, parse_date, parse_time
 from campaign_rules._json import array_length, as_string, is_object, read_list, read_object
 from campaign_rules._limits import (
     FILTER_LIST_MAX_ITEMS,
@@ -39,6 +39,8 @@ __all__ = ["WINDOW_PATHS", "Document", "Site", "Window"]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 _ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
+# spec 2.4: the two dates of the cycles schedule.
+_CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
 # The members that rules read as text: each is read (and a str subclass copied) once.
 _TEXT_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type", "timezone")
 # The paths of the two schedules' windows, spelt once rather than on every payload.
@@ -96,7 +98,9 @@ class Document:
     `sites`: every object in force whose members are checked, root first, in document order;
     `windows`: the readable weekday windows of the schedules in force, each a `Window`;
     `filter_lists`: the filter arrays of an enabled block within the item limit, by name,
-    items read (an array over the limit is not read at all, D-filter-lists).
+    items read (an array over the limit is not read at all, D-filter-lists);
+    `cycle_dates`: the schedule dates of an enabled block outside cooldown mode that are
+    strings, by name, each parsed (`None` when it is not a calendar date, D-cycle-dates).
     """
 
     def __init__(self, payload: object, directory: Directory | None = None) -> None:
@@ -124,12 +128,10 @@ class Document:
         )
         self.windows: tuple[Window, ...] = ()
         self.sites: tuple[Site, ...] = self._read_sites(root, cycles) if is_object(payload) else ()
-        self.filter_lists: dict[str, list[object]] = {
-            name: read_list(self.enabled_cycles.get(name)) or []  # type: ignore[union-attr]
-            for name in FILTER_LISTS
-            if (length := self.filter_list_length(name)) is not None
-            and length <= FILTER_LIST_MAX_ITEMS
-        }
+        self.filter_lists: dict[str, list[object]] = {}
+        self.cycle_dates: dict[str, datetime.date | None] = {}
+        if enabled:
+            self._read_enabled_cycles(cycles)  # type: ignore[arg-type]
 
     def string(self, name: str) -> str | None:
         """The payload's member `name` when it is a string (read once, however often asked)."""
@@ -171,6 +173,18 @@ class Document:
                 _read_schedule("cycles.schedule", self.cycles_schedule, sites, windows)
         self.windows = tuple(windows)
         return tuple(sites)
+
+    def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
+        for name in FILTER_LISTS:
+            length = array_length(cycles.get(name))
+            # An array over the item limit is not read at all (D-filter-lists).
+            if length is not None and length <= FILTER_LIST_MAX_ITEMS:
+                self.filter_lists[name] = read_list(cycles.get(name)) or []
+        if not self.in_cooldown_mode:  # in cooldown mode, spec 2.4 rule 3 owns the dates
+            for name in _CYCLE_DATES:
+                text = as_string(cycles.get(name))
+                if text is not None:
+                    self.cycle_dates[name] = parse_date(text)
 
     def filter_list_length(self, name: str) -> int | None:
         """The length of the array `cycles.<name>` of an enabled block, read without its items."""
