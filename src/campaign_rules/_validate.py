@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Iterator
-
 from campaign_rules._build import build_campaign
 from campaign_rules._change import Change
 from campaign_rules._directory import Directory
@@ -29,7 +26,9 @@ def validate_create(payload: object, *, directory: Directory | None = None) -> C
     of the look-ups (D-hostile-input).
     """
     doc = Document(payload, directory)
-    violations = _violations(_findings(doc, CREATE_RULES), doc)
+    found: list[Violation] = []
+    _run(doc, CREATE_RULES, found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, doc)
     if violations:
         return CreateResult(None, violations)
     return CreateResult(build_campaign(doc), ())
@@ -49,31 +48,43 @@ def validate_update(
     then every creation rule on the merged campaign. Never raises for any patch value.
     """
     change = Change(existing, patch, status, directory)
-    offline = itertools.chain(
-        _findings(change, UPDATE_RULES), _findings(change.merged, CREATE_RULES)
-    )
-    violations = _violations(offline, change.merged)
+    merged = change.merged
+    found: list[Violation] = []
+    if not _run(change, UPDATE_RULES, found, VIOLATIONS_MAX):
+        _run(merged, CREATE_RULES, found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, merged)
     if violations:
         return UpdateResult(None, violations)
-    return UpdateResult(build_campaign(change.merged), ())
+    return UpdateResult(build_campaign(merged), ())
 
 
-def _findings(subject: Subject, rules: tuple[Rule[Subject], ...]) -> Iterator[Violation]:
-    """Every violation of `rules` by `subject`, in table order, made from each rule's findings."""
+def _run(
+    subject: Subject,
+    rules: tuple[Rule[Subject], ...],
+    found: list[Violation],
+    cap: int | None = None,
+) -> bool:
+    """Add the violations of `rules` by `subject` to `found`, in table order.
+
+    The key and the id of each violation come from the rule table, the field and the message
+    from the rule's finding. With a `cap`, rules stop being run once `found` holds that many
+    (D-hostile-input); the answer is whether it does.
+    """
     for rule in rules:
         for finding in rule.check(subject):
-            yield Violation(rule.key, finding.field, finding.message, rule.id)
+            found.append(Violation(rule.key, finding.field, finding.message, rule.id))
+            if len(found) == cap:
+                return True
+    return False
 
 
-def _violations(offline: Iterable[Violation], doc: Document) -> tuple[Violation, ...]:
-    """The offline violations up to their cap, then every violation the look-ups find.
+def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:
+    """The offline violations `found`, then every violation the look-ups find.
 
-    Offline rules stop being run once the cap is reached (D-hostile-input). The look-ups run
-    all the same (api-contract: a 400 elsewhere does not stop them), and what they find is
-    kept: they are at most 103, one per look-up, and they come last, so an offline result is
-    always a prefix of an online one.
+    The look-ups run whatever the offline rules found (api-contract: a 400 elsewhere does not
+    stop them), and what they find is kept: they are at most 103, one per look-up, and they
+    come last, so an offline result is always a prefix of an online one.
     """
-    found = tuple(itertools.islice(offline, VIOLATIONS_MAX))
-    if doc.directory is None:
-        return found
-    return found + tuple(_findings(doc, LOOKUP_RULES))
+    if doc.directory is not None:
+        _run(doc, LOOKUP_RULES, found)
+    return tuple(found)
