@@ -221,9 +221,9 @@ def _read_schedule(path: str, raw: object, sites: list[Site], windows: list[Wind
     paths = WINDOW_PATHS[path]
     for day in WEEKDAYS:
         window = schedule.get(day)
-        if not is_object(window):
-            continue
         members = read_object(window)
+        if members is None and not is_object(window):
+            continue  # absent, or not an object: the schedule's type check reports it
         sites.append(Site(paths[day], window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS))
         if members is not None:
             start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))

@@ -79,9 +79,10 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
         members = site.members
         if members is None:
             continue
+        shape, left_to_others = site.shape, site.left_to_others
         for name, value in members.items():
-            types = site.shape.get(name)
-            if types is None or name in site.left_to_others:
+            types = shape.get(name)
+            if types is None or name in left_to_others:
                 continue  # an unknown member, or one whose type another rule owns
             # An exact `str`, `int`, ... is of its type without asking `json_type`.
             if type(value) is not PLAIN_CLASSES[types[0]] and json_type(value) not in types:
