@@ -26,7 +26,8 @@ __all__ = ["build_campaign"]
 
 T = TypeVar("T")
 _MODES: Final = {mode.value: mode for mode in CyclesMode}
-Windows = dict[str, Window]
+# The value of each window in force, by its path.
+Windows = dict[str, DayWindow]
 
 
 def build_campaign(doc: Document) -> CampaignCreate:
@@ -36,7 +37,7 @@ def build_campaign(doc: Document) -> CampaignCreate:
     is put in lower case (D-agent-id).
     """
     root = doc.root
-    windows = {window.path: window for window in doc.windows}
+    windows = {window.path: _day_window(window) for window in doc.windows}
     return CampaignCreate(
         _checked(doc.string("name")),
         _checked(doc.agent_id),
@@ -75,14 +76,13 @@ def _schedule(path: str, raw: object, windows: Windows) -> Schedule | None:
     if raw is None:
         return None
     paths = WINDOW_PATHS[path]
-    return Schedule(*[_window(windows.get(paths[day])) for day in WEEKDAYS])
+    return Schedule(*[windows.get(paths[day]) for day in WEEKDAYS])
 
 
-def _window(window: Window | None) -> DayWindow | None:
-    if window is None:
-        return None
-    start, stop = _checked(window.start_time), _checked(window.stop_time)
-    return DayWindow(start, stop, window.members["active"] is True)
+def _day_window(window: Window) -> DayWindow:
+    if window.start_time is None or window.stop_time is None:
+        raise TypeError("a time the rules refuse reached the value objects")
+    return DayWindow(window.start_time, window.stop_time, window.members["active"] is True)
 
 
 def _strings(items: list[object] | None) -> tuple[str, ...]:
