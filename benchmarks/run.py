@@ -8,11 +8,13 @@
 2. Times every implementation over the same corpus in this one process, round by round, the
    order of implementations turning each round, so drift of a shared machine cancels out. For
    the valid and the invalid set it prints the median nanoseconds per payload and the median of
-   the per-round ratios to pydantic (with their spread).
+   the per-round ratios to pydantic (with their spread). Times are the process's CPU time, so
+   that other processes of a shared machine count as little as they can.
 3. Times, in fresh interpreters, importing each implementation until it has validated one
-   payload (median of several runs, interleaved), as a ratio to pydantic.
+   payload (median of several runs, interleaved, in CPU time too), as a ratio to pydantic.
 4. Measures, in a fresh interpreter per implementation, the peak memory of validating the
-   whole corpus: the Python heap's peak as tracemalloc sees it, and the process's maximum RSS.
+   whole corpus: the Python heap's peak as tracemalloc sees it, and the process's peak resident
+   set (VmHWM).
 """
 
 from __future__ import annotations
@@ -174,7 +176,8 @@ print(peak, int(status[0]) * 1024)
 
 
 def _run_fresh(script: str) -> list[int]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     output = subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
@@ -202,7 +205,7 @@ def time_imports(runs: int) -> dict[str, list[float]]:
 
 
 def measure_memory(seed: int, size: int) -> dict[str, tuple[int, int]]:
-    """Per implementation: the traced heap peak and the max RSS of validating the corpus."""
+    """Per implementation: the traced heap peak and the peak RSS of validating the corpus."""
     figures = {}
     for implementation in IMPLEMENTATIONS:
         script = _MEMORY_SCRIPT.format(
@@ -287,7 +290,7 @@ def main() -> int:
     print(f"\npeak memory of validating the corpus ({2 * args.size} payloads), fresh interpreter")
     for name, (peak, rss) in measure_memory(args.seed, args.size).items():
         print(
-            f"  {name:<15} traced heap peak {peak / 1024:8.1f} KiB   max RSS {rss / 2**20:6.1f} MiB"
+            f"  {name:<15} traced heap peak {peak / 1024:8.1f} KiB  peak RSS {rss / 2**20:6.1f} MiB"
         )
 
     print("\ntargets")
