@@ -120,18 +120,26 @@ class Document:
         self.integration_id: str | None = self._strings["integration_id"] or None
 
         cycles = read_object(self.root.get("cycles"))
-        enabled = cycles is not None and cycles.get("enabled") is True
-        self.enabled_cycles: dict[str, object] | None = cycles if enabled else None
-        self.cycles_mode: str | None = as_string(cycles.get("mode")) if enabled else None  # type: ignore[union-attr]
-        self.cycles_schedule: object = (
-            cycles.get("schedule") if enabled and not self.in_cooldown_mode else None  # type: ignore[union-attr]
+        enabled = cycles if cycles is not None and cycles.get("enabled") is True else None
+        self.enabled_cycles: dict[str, object] | None = enabled
+        self.cycles_mode: str | None = (
+            as_string(enabled.get("mode")) if enabled is not None else None
         )
-        self.windows: tuple[Window, ...] = ()
-        self.sites: tuple[Site, ...] = self._read_sites(root, cycles) if is_object(payload) else ()
+        self.cycles_schedule: object = (
+            enabled.get("schedule") if enabled is not None and not self.in_cooldown_mode else None
+        )
+
+        sites: list[Site] = []
+        windows: list[Window] = []
+        if is_object(payload):
+            self._read_sites(root, cycles, sites, windows)
+        self.sites: tuple[Site, ...] = tuple(sites)
+        self.windows: tuple[Window, ...] = tuple(windows)
+
         self.filter_lists: dict[str, list[object]] = {}
         self.cycle_dates: dict[str, datetime.date | None] = {}
-        if enabled:
-            self._read_enabled_cycles(cycles)  # type: ignore[arg-type]
+        if enabled is not None:
+            self._read_enabled_cycles(enabled)
 
     def string(self, name: str) -> str | None:
         """The payload's member `name` when it is a string (read once, however often asked)."""
@@ -150,31 +158,34 @@ class Document:
         return self.cycles_mode == CyclesMode.COOLDOWN
 
     def _read_sites(
-        self, root: dict[str, object] | None, cycles: dict[str, object] | None
-    ) -> tuple[Site, ...]:
-        """The sites of a payload that is an object, given its members and its cycles block's.
+        self,
+        root: dict[str, object] | None,
+        cycles: dict[str, object] | None,
+        sites: list[Site],
+        windows: list[Window],
+    ) -> None:
+        """Add the sites of a payload that is an object, and the windows of its schedules in force.
 
-        The windows of the schedules in force are read on the way, into `windows`.
+        `root` and `cycles` are the members of the payload and of its cycles block, as read.
         """
-        sites = [Site(None, self.payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)]
-        windows: list[Window] = []
+        sites.append(Site(None, self.payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS))
         _read_schedule("scheduling", self.root.get("scheduling"), sites, windows)
         raw_cycles = self.root.get("cycles")
-        if is_object(raw_cycles):
-            if self.enabled_cycles is None:
-                # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
-                sites.append(Site("cycles", raw_cycles, cycles, _ENABLED_ONLY, (), False))
-            elif self.in_cooldown_mode:
-                # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns these fields.
-                left = SCHEDULE_ONLY_CYCLES_FIELDS
-                sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS, (), True, left))
-            else:
-                sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS))
-                _read_schedule("cycles.schedule", self.cycles_schedule, sites, windows)
-        self.windows = tuple(windows)
-        return tuple(sites)
+        if not is_object(raw_cycles):
+            return
+        if self.enabled_cycles is None:
+            # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
+            sites.append(Site("cycles", raw_cycles, cycles, _ENABLED_ONLY, (), False))
+        elif self.in_cooldown_mode:
+            # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns these fields.
+            left = SCHEDULE_ONLY_CYCLES_FIELDS
+            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS, (), True, left))
+        else:
+            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS))
+            _read_schedule("cycles.schedule", self.cycles_schedule, sites, windows)
 
     def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
+        """Read the filter lists and the dates of the enabled block `cycles`."""
         for name in FILTER_LISTS:
             length = array_length(cycles.get(name))
             # An array over the item limit is not read at all (D-filter-lists).
