@@ -232,9 +232,11 @@ def _read_schedule(path: str, raw: object, sites: list[Site], windows: list[Wind
     paths = WINDOW_PATHS[path]
     for day in WEEKDAYS:
         window = schedule.get(day)
+        if window is None:
+            continue  # absent, or `null`, which the schedule's type check reports
         members = read_object(window)
         if members is None and not is_object(window):
-            continue  # absent, or not an object: the schedule's type check reports it
+            continue  # not an object: the schedule's type check reports it
         sites.append(Site(paths[day], window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS))
         if members is not None:
             start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))
