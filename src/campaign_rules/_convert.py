@@ -5,18 +5,20 @@ This is the only module that knows wire names (`startTime`) and wire formats (`"
 model alike, for the server and the SDK. It structures only bodies that passed every rule,
 reading them through `campaign_rules._json`, so a hostile subclass among the values runs no
 code of its own here either. Members a model does not hold are left behind (D-tolerant-reading).
+
+`validate_create` does not come here: it builds its `CampaignCreate` in `_build`, from the
+values the rules have read, which measured three times faster than structuring. So the
+converter, and cattrs itself, are made on first use: importing `campaign_rules` and validating
+a first payload costs about a third less without them (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import cattrs
-from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
-
-from campaign_rules._document import Document
 from campaign_rules._enums import (
     CampaignStatus,
     ContactStatus,
@@ -47,7 +49,10 @@ from campaign_rules._response_models import (
     ThreadTag,
 )
 
-__all__ = ["WireModel", "structure_campaign", "structure_response", "to_wire"]
+if TYPE_CHECKING:
+    import cattrs
+
+__all__ = ["WireModel", "structure_response", "to_wire"]
 
 # Every value object that has a wire form.
 WireModel = (
@@ -153,7 +158,11 @@ def _is_mapping(type_: Any) -> bool:
     return getattr(type_, "__origin__", None) is Mapping
 
 
-def _make_converter() -> cattrs.Converter:
+@functools.cache
+def _converter() -> cattrs.Converter:
+    """The converter, made once, on first use (cattrs is imported then, not with the library)."""
+    import cattrs
+
     # Only payloads that broke no rule are structured, so cattrs' detailed errors would never
     # be read; without them the generated functions are leaner.
     converter = cattrs.Converter(detailed_validation=False)
@@ -220,6 +229,8 @@ _FIELD_HOOKS: Final = {
 
 
 def _register_model(converter: cattrs.Converter, cls: type[Any]) -> None:
+    from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
     fields = cls.__attrs_attrs__
     renames = {
         f.name: override(rename=_WIRE_NAMES[f.name]) for f in fields if f.name in _WIRE_NAMES
@@ -246,26 +257,9 @@ def _register_model(converter: cattrs.Converter, cls: type[Any]) -> None:
     )
 
 
-_converter: Final = _make_converter()
-
-
-def structure_campaign(doc: Document) -> CampaignCreate:
-    """The campaign of a payload that broke no rule, with its defaults applied.
-
-    A cycles block not enabled is left out (spec 2.4 rule 2: it is ignored), and `agent_id`
-    is put in lower case (D-agent-id).
-    """
-    members = dict(doc.root)
-    if not doc.cycles_enabled:
-        members.pop("cycles", None)
-    if doc.agent_id is not None:
-        members["agent_id"] = doc.agent_id
-    return _converter.structure(members, CampaignCreate)
-
-
 def structure_response(members: object, cls: type[T]) -> T:
     """The value object `cls` of a response body (or of its inner member) that broke no rule."""
-    return _converter.structure(members, cls)
+    return _converter().structure(members, cls)
 
 
 def to_wire(value: WireModel) -> dict[str, Any]:
@@ -275,5 +269,5 @@ def to_wire(value: WireModel) -> dict[str, Any]:
     response model as a body its `parse_*` function reads as the same value. Optional members
     that are absent are left out; date-times are RFC 3339 with a `T` (D-date-times).
     """
-    wire: dict[str, Any] = _converter.unstructure(value)
+    wire: dict[str, Any] = _converter().unstructure(value)
     return wire

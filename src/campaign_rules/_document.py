@@ -1,29 +1,24 @@
 """One reading of a creation payload, shared by every rule.
 
-The payload is read once, here: which objects are in force (the cycles block only when
-enabled, the cycles schedule only outside `cooldown` mode), what each holds, and the
-server's answers to the look-ups, each asked at most once.
+The payload is read once, here, in one pass when the `Document` is made: which objects are in
+force (the cycles block only when enabled, the cycles schedule only outside `cooldown` mode),
+what each holds, and the text of the members the rules read as text. Only the server's answers
+to the look-ups wait until a rule asks, and each is asked at most once.
+
+Reading is eager and flat, with no per-object bookkeeping, because `validate_create` runs on
+every request: a rule then finds everything it needs already read (see benchmarks/README.md).
 """
 
 from __future__ import annotations
 
 import datetime
 import functools
-from typing import NamedTuple
-
-import attrs
+from typing import Final, NamedTuple
 
 from campaign_rules._directory import Directory
 from campaign_rules._enums import CyclesMode, IntegrationType
-from campaign_rules._formats import is_uuid_v4, parse_time
-from campaign_rules._json import (
-    array_length,
-    as_string,
-    is_object,
-    member_path,
-    read_list,
-    read_object,
-)
+from campaign_rules._formats import is_uuid_v4, parse_date, parse_time
+from campaign_rules._json import array_length, as_string, is_object, read_list, read_object
 from campaign_rules._limits import (
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
@@ -40,21 +35,22 @@ from campaign_rules._shape import (
     MemberTypes,
 )
 
-__all__ = ["Document", "Site", "TimeOfDay"]
+__all__ = ["WINDOW_PATHS", "Document", "Site", "Window"]
 
-_CHANNELS = {channel.value: channel for channel in IntegrationType}
-_ENABLED_ONLY: MemberTypes = {"enabled": CYCLES_MEMBERS["enabled"]}
+_CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
+_ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
+# spec 2.4: the two dates of the cycles schedule.
+_CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
+# The members that rules read as text: each is read (and a str subclass copied) once.
+_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type", "timezone")
+# The paths of the two schedules' windows, spelt once rather than on every payload.
+WINDOW_PATHS: Final = {
+    schedule: {day: f"{schedule}.{day}" for day in WEEKDAYS}
+    for schedule in ("scheduling", "cycles.schedule")
+}
 
 
-class TimeOfDay(NamedTuple):
-    """A window's time member, sent as a string: its path, and its time when it is HH:MM."""
-
-    path: str
-    time: datetime.time | None
-
-
-@attrs.frozen
-class Site:
+class Site(NamedTuple):
     """An object of the payload whose members are checked, and the shape they are checked against.
 
     `raw` is the object as given; `members` its string-named members, read once (`None` when it
@@ -64,23 +60,86 @@ class Site:
 
     path: str | None
     raw: object
+    members: dict[str, object] | None
     shape: MemberTypes
     required: tuple[str, ...] = ()
     closed: bool = True
     left_to_others: tuple[str, ...] = ()
-    members: dict[str, object] | None = attrs.field(
-        init=False, default=attrs.Factory(lambda site: read_object(site.raw), takes_self=True)
-    )
+
+
+class Window(NamedTuple):
+    """A readable weekday window of a schedule in force, with its times read once.
+
+    `start` and `stop` are its `startTime` and `stopTime` when they are strings, else `None`
+    (absent, or of another type: other rules report those); `start_time` and `stop_time` the
+    times of day they spell, `None` when they are not `HH:MM` (D-time-format).
+    """
+
+    path: str
+    members: dict[str, object]
+    start: str | None
+    stop: str | None
+    start_time: datetime.time | None
+    stop_time: datetime.time | None
 
 
 class Document:
-    """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read."""
+    """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read.
+
+    Attributes, all read when the document is made:
+    `channel`: the `integration_type` when it is a supported one;
+    `agent_id`: the `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id);
+    `integration_id`: the `integration_id` when it is a non-empty string;
+    `enabled_cycles`: the cycles block when it is an object whose `enabled` is `true`
+    (spec 2.4 rule 2), else `None`;
+    `cycles_mode`: the `mode` of an enabled block when it is a string, known or not;
+    `cycles_schedule`: the raw `cycles.schedule` of an enabled block outside cooldown mode (in
+    cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses it);
+    `sites`: every object in force whose members are checked, root first, in document order;
+    `windows`: the readable weekday windows of the schedules in force, each a `Window`;
+    `filter_lists`: the filter arrays of an enabled block within the item limit, by name,
+    items read (an array over the limit is not read at all, D-filter-lists);
+    `cycle_dates`: the schedule dates of an enabled block outside cooldown mode that are
+    strings, by name, each parsed (`None` when it is not a calendar date, D-cycle-dates).
+    """
 
     def __init__(self, payload: object, directory: Directory | None = None) -> None:
         self.payload = payload
         self.directory = directory
-        self.root: dict[str, object] = read_object(payload) or {}
-        self._strings: dict[str, str | None] = {}
+        root = read_object(payload)
+        self.root: dict[str, object] = root if root is not None else {}
+        self._strings = {name: as_string(self.root.get(name)) for name in _TEXT_MEMBERS}
+
+        self.channel: IntegrationType | None = _CHANNELS.get(
+            self._strings["integration_type"] or ""
+        )
+        agent_id = self._strings["agent_id"]
+        self.agent_id: str | None = (
+            agent_id.lower() if agent_id is not None and is_uuid_v4(agent_id) else None
+        )
+        self.integration_id: str | None = self._strings["integration_id"] or None
+
+        cycles = read_object(self.root.get("cycles"))
+        enabled = cycles if cycles is not None and cycles.get("enabled") is True else None
+        self.enabled_cycles: dict[str, object] | None = enabled
+        self.cycles_mode: str | None = (
+            as_string(enabled.get("mode")) if enabled is not None else None
+        )
+        self.cycles_schedule: object = (
+            enabled.get("schedule") if enabled is not None and not self.in_cooldown_mode else None
+        )
+
+        sites: list[Site] = []
+        windows: list[Window] = []
+        if is_object(payload):
+            self._read_sites(root, cycles, sites, windows)
+        self.sites: tuple[Site, ...] = tuple(sites)
+        self.windows: tuple[Window, ...] = tuple(windows)
+
+        self.filter_lists: dict[str, list[object]] = {}
+        self.cycle_dates: dict[str, datetime.date | None] = {}
+        if enabled is not None:
+            self._read_enabled_cycles(enabled)
 
     def string(self, name: str) -> str | None:
         """The payload's member `name` when it is a string (read once, however often asked)."""
@@ -88,122 +147,60 @@ class Document:
             self._strings[name] = as_string(self.root.get(name))
         return self._strings[name]
 
-    @functools.cached_property
-    def channel(self) -> IntegrationType | None:
-        """The `integration_type` when it is a supported one."""
-        return _CHANNELS.get(self.string("integration_type") or "")
-
-    @functools.cached_property
-    def agent_id(self) -> str | None:
-        """The `agent_id` in lower case when it is a well-formed UUID v4."""
-        text = self.string("agent_id")
-        return text.lower() if text is not None and is_uuid_v4(text) else None
-
-    @functools.cached_property
-    def integration_id(self) -> str | None:
-        """The `integration_id` when it is a non-empty string."""
-        return self.string("integration_id") or None
-
-    @functools.cached_property
-    def enabled_cycles(self) -> dict[str, object] | None:
-        """The cycles block when it is an object whose `enabled` is `true` (spec 2.4 rule 2)."""
-        cycles = read_object(self.root.get("cycles"))
-        return cycles if cycles is not None and cycles.get("enabled") is True else None
-
     @property
     def cycles_enabled(self) -> bool:
         """Whether the payload has an enabled cycles block."""
         return self.enabled_cycles is not None
-
-    @functools.cached_property
-    def cycles_mode(self) -> str | None:
-        """The `mode` of an enabled cycles block when it is a string, known or not."""
-        cycles = self.enabled_cycles
-        return as_string(cycles.get("mode")) if cycles is not None else None
 
     @property
     def in_cooldown_mode(self) -> bool:
         """Whether the cycles block is enabled in `cooldown` mode."""
         return self.cycles_mode == CyclesMode.COOLDOWN
 
-    @functools.cached_property
-    def cycles_schedule(self) -> object:
-        """The raw `cycles.schedule` of an enabled block outside cooldown mode, if any.
+    def _read_sites(
+        self,
+        root: dict[str, object] | None,
+        cycles: dict[str, object] | None,
+        sites: list[Site],
+        windows: list[Window],
+    ) -> None:
+        """Add the sites of a payload that is an object, and the windows of its schedules in force.
 
-        In cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses
-        it whole.
+        `root` and `cycles` are the members of the payload and of its cycles block, as read.
         """
-        cycles = self.enabled_cycles
-        return None if cycles is None or self.in_cooldown_mode else cycles.get("schedule")
-
-    @functools.cached_property
-    def windows(self) -> tuple[tuple[str, dict[str, object]], ...]:
-        """The readable weekday windows of the schedules in force, with their paths.
-
-        Taken from `sites`, so that each window is read once.
-        """
-        return tuple(
-            (site.path, site.members)
-            for site in self.sites
-            if site.shape is WINDOW_MEMBERS and site.path is not None and site.members is not None
-        )
-
-    @functools.cached_property
-    def window_times(self) -> tuple[tuple[TimeOfDay | None, TimeOfDay | None], ...]:
-        """The `startTime` and `stopTime` of each window in force, each parsed once.
-
-        `None` stands for a member that is absent or not a string (other rules report it).
-        """
-        return tuple(
-            (_time_of_day(path, window, "startTime"), _time_of_day(path, window, "stopTime"))
-            for path, window in self.windows
-        )
-
-    @functools.cached_property
-    def sites(self) -> tuple[Site, ...]:
-        """Every object in force whose members are checked, root first, in document order.
-
-        Only members that are JSON objects are sites; the parent's type check reports others.
-        """
-        if not is_object(self.payload):
-            return ()
-        sites = [Site(None, self.payload, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)]
-        sites += _schedule_sites("scheduling", self.root.get("scheduling"))
+        sites.append(Site(None, self.payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS))
+        _read_schedule("scheduling", self.root.get("scheduling"), sites, windows)
         raw_cycles = self.root.get("cycles")
         if not is_object(raw_cycles):
-            return tuple(sites)
-        if not self.cycles_enabled:
+            return
+        if self.enabled_cycles is None:
             # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
-            sites.append(Site("cycles", raw_cycles, _ENABLED_ONLY, closed=False))
+            sites.append(Site("cycles", raw_cycles, cycles, _ENABLED_ONLY, (), False))
         elif self.in_cooldown_mode:
-            # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns the schedule fields.
+            # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns these fields.
             left = SCHEDULE_ONLY_CYCLES_FIELDS
-            sites.append(Site("cycles", raw_cycles, CYCLES_MEMBERS, left_to_others=left))
+            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS, (), True, left))
         else:
-            sites.append(Site("cycles", raw_cycles, CYCLES_MEMBERS))
-            sites += _schedule_sites("cycles.schedule", self.cycles_schedule)
-        return tuple(sites)
+            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS))
+            _read_schedule("cycles.schedule", self.cycles_schedule, sites, windows)
+
+    def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
+        """Read the filter lists and the dates of the enabled block `cycles`."""
+        for name in FILTER_LISTS:
+            length = array_length(cycles.get(name))
+            # An array over the item limit is not read at all (D-filter-lists).
+            if length is not None and length <= FILTER_LIST_MAX_ITEMS:
+                self.filter_lists[name] = read_list(cycles.get(name)) or []
+        if not self.in_cooldown_mode:  # in cooldown mode, spec 2.4 rule 3 owns the dates
+            for name in _CYCLE_DATES:
+                text = as_string(cycles.get(name))
+                if text is not None:
+                    self.cycle_dates[name] = parse_date(text)
 
     def filter_list_length(self, name: str) -> int | None:
         """The length of the array `cycles.<name>` of an enabled block, read without its items."""
         cycles = self.enabled_cycles
         return array_length(cycles.get(name)) if cycles is not None else None
-
-    @functools.cached_property
-    def filter_lists(self) -> dict[str, list[object]]:
-        """The filter arrays of an enabled block within the item limit, by name, items read.
-
-        An array over the limit is not read at all (D-filter-lists).
-        """
-        cycles = self.enabled_cycles
-        if cycles is None:
-            return {}
-        return {
-            name: read_list(cycles.get(name)) or []
-            for name in FILTER_LISTS
-            if (length := self.filter_list_length(name)) is not None
-            and length <= FILTER_LIST_MAX_ITEMS
-        }
 
     # The server's answers, each asked once however many rules need it.
 
@@ -224,23 +221,24 @@ class Document:
         return self.directory.integration_type(self.agent_id, self.integration_id)
 
 
-def _time_of_day(window_path: str, window: dict[str, object], name: str) -> TimeOfDay | None:
-    text = as_string(window.get(name))
-    if text is None:
-        return None
-    return TimeOfDay(member_path(window_path, name), parse_time(text))
-
-
-def _schedule_sites(path: str, raw: object) -> list[Site]:
-    """The sites of a Schedule object and of its weekday windows."""
+def _read_schedule(path: str, raw: object, sites: list[Site], windows: list[Window]) -> None:
+    """Add the sites of a Schedule object and of its weekday windows, and its windows."""
     if not is_object(raw):
-        return []
-    sites = [Site(path, raw, SCHEDULE_MEMBERS)]
+        return
     schedule = read_object(raw)
-    if schedule is not None:
-        sites += [
-            Site(member_path(path, day), window, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
-            for day in WEEKDAYS
-            if is_object(window := schedule.get(day))
-        ]
-    return sites
+    sites.append(Site(path, raw, schedule, SCHEDULE_MEMBERS))
+    if schedule is None:
+        return
+    paths = WINDOW_PATHS[path]
+    for day in WEEKDAYS:
+        window = schedule.get(day)
+        if window is None:
+            continue  # absent, or `null`, which the schedule's type check reports
+        members = read_object(window)
+        if members is None and not is_object(window):
+            continue  # not an object: the schedule's type check reports it
+        sites.append(Site(paths[day], window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS))
+        if members is not None:
+            start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))
+            start_time, stop_time = parse_time(start or ""), parse_time(stop or "")
+            windows.append(Window(paths[day], members, start, stop, start_time, stop_time))

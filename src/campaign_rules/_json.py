@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Final
 
 from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
 
 __all__ = [
+    "PLAIN_CLASSES",
     "array_length",
     "as_boolean",
     "as_integer",
@@ -28,6 +30,18 @@ __all__ = [
     "read_list",
     "read_object",
 ]
+
+
+# The built-in class whose exact instances are of each JSON type. Compared by identity only
+# (`type(value) is PLAIN_CLASSES["string"]`), which runs no code of the value or its class.
+PLAIN_CLASSES: Final[dict[str, type]] = {
+    "string": str,
+    "integer": int,
+    "boolean": bool,
+    "array": list,
+    "object": dict,
+    "null": type(None),
+}
 
 
 def json_type(value: object) -> str:
@@ -128,10 +142,15 @@ def read_object(value: object) -> dict[str, object] | None:
     cls = type(value)
     if not issubclass(cls, dict) or is_oversized_object(value):
         return None
-    items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
-    if cls is dict and all(type(name) is str for name, _ in items):
+    if cls is dict and _names_are_plain_strings(value):  # type: ignore[arg-type]
         return value  # type: ignore[return-value]
+    items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
     return {str.__str__(name): member for name, member in items if issubclass(type(name), str)}
+
+
+def _names_are_plain_strings(value: dict[object, object]) -> bool:
+    # By identity only: no `==` and no hash, so no code of a hostile key or of its class runs.
+    return all(type(name) is str for name in value)
 
 
 def member_path(parent: str | None, name: str) -> str:

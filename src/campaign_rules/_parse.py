@@ -8,7 +8,6 @@ changes the body, and the violations name fields by their path from the body's r
 
 from __future__ import annotations
 
-import itertools
 from typing import ClassVar, TypeVar
 
 import attrs
@@ -34,7 +33,6 @@ from campaign_rules._response_shapes import (
 )
 from campaign_rules._results import Outcome, Value
 from campaign_rules._runner import run_rules
-from campaign_rules._violations import Violation
 from campaign_rules.rules.table import ERROR_RESPONSE_RULES, RESPONSE_RULES
 
 __all__ = [
@@ -83,10 +81,7 @@ def parse_error(status: object, body: object) -> ParseResult[ApiError | Credenti
     """
     shape, model = _error_shape(body)
     reading = ResponseReading(body, shape, status=status)
-    found = itertools.chain(
-        run_rules(reading, ERROR_RESPONSE_RULES), run_rules(reading, RESPONSE_RULES)
-    )
-    violations = tuple(itertools.islice(found, VIOLATIONS_MAX))
+    violations = run_rules(reading, ERROR_RESPONSE_RULES + RESPONSE_RULES, VIOLATIONS_MAX)
     if violations or model is None:
         return ParseResult(value=None, violations=violations)
     return ParseResult(value=structure_response(body, model), violations=())
@@ -107,9 +102,7 @@ def _error_shape(body: object) -> tuple[Shape | None, type[ApiError | Credential
 
 def _parse(reading: ResponseReading, wrapper: str | None, model: type[Model]) -> ParseResult[Model]:
     """Run the response rules; build `model` from the body, or from its `wrapper` member."""
-    violations: tuple[Violation, ...] = tuple(
-        itertools.islice(run_rules(reading, RESPONSE_RULES), VIOLATIONS_MAX)
-    )
+    violations = run_rules(reading, RESPONSE_RULES, VIOLATIONS_MAX)
     if violations:
         return ParseResult(value=None, violations=violations)
     members = read_object(reading.body) or {}

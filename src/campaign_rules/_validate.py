@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable
-
+from campaign_rules._build import build_campaign
 from campaign_rules._change import Change
-from campaign_rules._convert import structure_campaign
 from campaign_rules._directory import Directory
 from campaign_rules._document import Document
 from campaign_rules._enums import CampaignStatus
 from campaign_rules._limits import VIOLATIONS_MAX
 from campaign_rules._models import CampaignCreate
 from campaign_rules._results import CreateResult, UpdateResult
-from campaign_rules._runner import run_rules
+from campaign_rules._runner import collect_violations
 from campaign_rules._violations import Violation
 from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES
 
@@ -30,10 +27,12 @@ def validate_create(payload: object, *, directory: Directory | None = None) -> C
     of the look-ups (D-hostile-input).
     """
     doc = Document(payload, directory)
-    violations = _violations(run_rules(doc, CREATE_RULES), doc)
+    found: list[Violation] = []
+    collect_violations(doc, CREATE_RULES, found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, doc)
     if violations:
-        return CreateResult(value=None, violations=violations)
-    return CreateResult(value=structure_campaign(doc), violations=())
+        return CreateResult(None, violations)
+    return CreateResult(build_campaign(doc), ())
 
 
 def validate_update(
@@ -50,24 +49,23 @@ def validate_update(
     then every creation rule on the merged campaign. Never raises for any patch value.
     """
     change = Change(existing, patch, status, directory)
-    offline = itertools.chain(
-        run_rules(change, UPDATE_RULES), run_rules(change.merged, CREATE_RULES)
-    )
-    violations = _violations(offline, change.merged)
+    merged = change.merged
+    found: list[Violation] = []
+    if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):
+        collect_violations(merged, CREATE_RULES, found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, merged)
     if violations:
-        return UpdateResult(value=None, violations=violations)
-    return UpdateResult(value=structure_campaign(change.merged), violations=())
+        return UpdateResult(None, violations)
+    return UpdateResult(build_campaign(merged), ())
 
 
-def _violations(offline: Iterable[Violation], doc: Document) -> tuple[Violation, ...]:
-    """The offline violations up to their cap, then every violation the look-ups find.
+def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:
+    """The offline violations `found`, then every violation the look-ups find.
 
-    Offline rules stop being run once the cap is reached (D-hostile-input). The look-ups run
-    all the same (api-contract: a 400 elsewhere does not stop them), and what they find is
-    kept: they are at most 103, one per look-up, and they come last, so an offline result is
-    always a prefix of an online one.
+    The look-ups run whatever the offline rules found (api-contract: a 400 elsewhere does not
+    stop them), and what they find is kept: they are at most 103, one per look-up, and they
+    come last, so an offline result is always a prefix of an online one.
     """
-    found = tuple(itertools.islice(offline, VIOLATIONS_MAX))
-    if doc.directory is None:
-        return found
-    return found + tuple(run_rules(doc, LOOKUP_RULES))
+    if doc.directory is not None:
+        collect_violations(doc, LOOKUP_RULES, found)
+    return tuple(found)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from campaign_rules._json import as_integer, json_type
 from campaign_rules._limits import Bounds
 from campaign_rules._violations import Finding
@@ -11,11 +9,15 @@ from campaign_rules._violations import Finding
 __all__ = ["article_of", "integer_outside", "with_article"]
 
 
-def integer_outside(value: object, bounds: Bounds, path: str) -> Iterator[Finding]:
-    """Report an integer `value` outside `bounds`; other types are the type rule's to report."""
+def integer_outside(value: object, bounds: Bounds, path: str) -> Finding | None:
+    """The finding for an integer `value` outside `bounds`; `None` for any other value.
+
+    A value that is not an integer is the type rule's to report.
+    """
     number = as_integer(value)
     if number is not None and number not in bounds:
-        yield Finding(path, f"{path} must be {bounds.describe()}")
+        return Finding(path, f"{path} must be {bounds.describe()}")
+    return None
 
 
 def with_article(type_name: str) -> str:

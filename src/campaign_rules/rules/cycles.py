@@ -11,7 +11,6 @@ from collections.abc import Iterator
 
 from campaign_rules._document import Document
 from campaign_rules._enums import CyclesMode, IntegrationType
-from campaign_rules._formats import parse_date
 from campaign_rules._json import as_string, item_path, member_path
 from campaign_rules._limits import (
     CONTACT_STATUSES,
@@ -39,7 +38,6 @@ __all__ = [
     "start_date_not_after_end_date",
 ]
 
-_DATES = ("schedule_start_date", "schedule_end_date")
 _MODE_VALUES = frozenset(mode.value for mode in CyclesMode)
 _MODES = ", ".join(mode.value for mode in CyclesMode)
 # D-cycles-required: what every enabled block holds, and what each mode adds.
@@ -79,8 +77,11 @@ def max_iterations_within_bounds(doc: Document) -> Iterator[Finding]:
     """`cycles.max_iterations` is from 2 to 12 (spec 2.4, 8)."""
     cycles = doc.enabled_cycles
     if cycles is not None:
-        value = cycles.get("max_iterations")
-        yield from integer_outside(value, MAX_ITERATIONS, "cycles.max_iterations")
+        found = integer_outside(
+            cycles.get("max_iterations"), MAX_ITERATIONS, "cycles.max_iterations"
+        )
+        if found is not None:
+            yield found
 
 
 def cooldown_minutes_within_bounds(doc: Document) -> Iterator[Finding]:
@@ -88,7 +89,9 @@ def cooldown_minutes_within_bounds(doc: Document) -> Iterator[Finding]:
     cycles = doc.enabled_cycles
     if cycles is not None:
         value = cycles.get("cooldown_minutes")
-        yield from integer_outside(value, COOLDOWN_MINUTES, "cycles.cooldown_minutes")
+        found = integer_outside(value, COOLDOWN_MINUTES, "cycles.cooldown_minutes")
+        if found is not None:
+            yield found
 
 
 def filter_lists_within_max_items(doc: Document) -> Iterator[Finding]:
@@ -148,29 +151,18 @@ def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:
 
 def dates_are_iso(doc: Document) -> Iterator[Finding]:
     """The schedule dates are ISO 8601 calendar dates `YYYY-MM-DD` (spec 2.4, D-cycle-dates)."""
-    for name, text in _date_strings(doc):
-        if parse_date(text) is None:
+    for name, date in doc.cycle_dates.items():
+        if date is None:
             path = member_path("cycles", name)
             yield Finding(path, f"{path} must be a calendar date YYYY-MM-DD")
 
 
 def start_date_not_after_end_date(doc: Document) -> Iterator[Finding]:
     """`cycles.schedule_start_date` is not after `cycles.schedule_end_date` (D-cycle-dates)."""
-    dates = {name: parse_date(text) for name, text in _date_strings(doc)}
-    start, end = dates.get("schedule_start_date"), dates.get("schedule_end_date")
+    start = doc.cycle_dates.get("schedule_start_date")
+    end = doc.cycle_dates.get("schedule_end_date")
     if start is not None and end is not None and start > end:
         yield Finding(
             "cycles.schedule_end_date",
             "cycles.schedule_end_date must not be before cycles.schedule_start_date",
         )
-
-
-def _date_strings(doc: Document) -> Iterator[tuple[str, str]]:
-    """The string dates of an enabled block outside cooldown mode (rule 3 owns them there)."""
-    cycles = doc.enabled_cycles
-    if cycles is None or doc.in_cooldown_mode:
-        return
-    for name in _DATES:
-        text = as_string(cycles.get(name))
-        if text is not None:
-            yield name, text

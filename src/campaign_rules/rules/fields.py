@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from campaign_rules._document import Document
 from campaign_rules._enums import IntegrationType
-from campaign_rules._formats import is_blank, is_uuid_v4
+from campaign_rules._formats import is_blank
 from campaign_rules._limits import CHANNEL_OF_FIELD, MESSAGE_LIMIT, NAME_MAX_LENGTH, RETRIES
 from campaign_rules._timezones import is_timezone_name
 from campaign_rules._violations import Finding
@@ -44,8 +44,8 @@ def name_not_blank(doc: Document) -> Iterator[Finding]:
 
 def agent_id_is_uuid_v4(doc: Document) -> Iterator[Finding]:
     """`agent_id` is a UUID v4 in 8-4-4-4-12 form (spec 2.1, D-agent-id)."""
-    agent_id = doc.string("agent_id")
-    if agent_id is not None and not is_uuid_v4(agent_id):
+    # The document keeps `agent_id` only when it is a UUID v4 (read once, with `is_uuid_v4`).
+    if doc.string("agent_id") is not None and doc.agent_id is None:
         yield Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form")
 
 
@@ -70,12 +70,16 @@ def timezone_is_iana_name(doc: Document) -> Iterator[Finding]:
 
 def retries_within_bounds(doc: Document) -> Iterator[Finding]:
     """`retries` is from 0 to 5 (spec 2.1, 8)."""
-    yield from integer_outside(doc.root.get("retries"), RETRIES, "retries")
+    found = integer_outside(doc.root.get("retries"), RETRIES, "retries")
+    if found is not None:
+        yield found
 
 
 def message_limit_within_bounds(doc: Document) -> Iterator[Finding]:
     """`message_limit` is from 1 to 10000 (spec 2.1, 8)."""
-    yield from integer_outside(doc.root.get("message_limit"), MESSAGE_LIMIT, "message_limit")
+    found = integer_outside(doc.root.get("message_limit"), MESSAGE_LIMIT, "message_limit")
+    if found is not None:
+        yield found
 
 
 def channel_fields_match_integration_type(doc: Document) -> Iterator[Finding]:

@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from campaign_rules._document import Document
-from campaign_rules._json import is_object, is_oversized_object, json_type, member_path
+from campaign_rules._json import (
+    PLAIN_CLASSES,
+    is_object,
+    is_oversized_object,
+    json_type,
+    member_path,
+)
 from campaign_rules._limits import OBJECT_MAX_MEMBERS
 from campaign_rules._violations import Finding
 from campaign_rules.rules._common import article_of, with_article
@@ -32,6 +38,11 @@ def payload_is_object(doc: Document) -> Iterator[Finding]:
 def known_members_only(doc: Document) -> Iterator[Finding]:
     """Every object holds only the members its spec table lists (D-unknown-members)."""
     for site in doc.sites:
+        members = site.members
+        # The common case, checked at once: a plain object whose names are all plain strings
+        # (`read_object` gave it back as it is), each of them known.
+        if members is site.raw and members is not None and members.keys() <= site.shape.keys():
+            continue
         where = site.path or "the request body"
         if is_oversized_object(site.raw):
             yield Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
@@ -70,11 +81,12 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
         members = site.members
         if members is None:
             continue
-        for name, types in site.shape.items():
-            if (
-                name in members
-                and name not in site.left_to_others
-                and json_type(members[name]) not in types
-            ):
+        shape, left_to_others = site.shape, site.left_to_others
+        for name, value in members.items():
+            types = shape.get(name)
+            if types is None or name in left_to_others:
+                continue  # an unknown member, or one whose type another rule owns
+            # An exact `str`, `int`, ... is of its type without asking `json_type`.
+            if type(value) is not PLAIN_CLASSES[types[0]] and json_type(value) not in types:
                 path = member_path(site.path, name)
                 yield Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")

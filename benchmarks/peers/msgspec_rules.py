@@ -1,0 +1,134 @@
+"""The creation rules with msgspec: Structs with `forbid_unknown_fields`, `Meta` constraints,
+and a post-check for the rules that join fields.
+
+msgspec stops at the first error it meets, so it reports one error where the others report all.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+from benchmarks.peers._tzdata import ZONE_NAMES
+
+HH_MM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+UUID_V4 = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$"
+
+Time = Annotated[str, Meta(pattern=HH_MM)]
+FilterList = Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(max_length=100)]
+
+
+class DayWindow(Struct, forbid_unknown_fields=True, frozen=True):
+    startTime: Time
+    stopTime: Time
+    active: bool
+
+
+class Schedule(Struct, forbid_unknown_fields=True, frozen=True):
+    mon: DayWindow | None = None
+    tue: DayWindow | None = None
+    wed: DayWindow | None = None
+    thu: DayWindow | None = None
+    fri: DayWindow | None = None
+    sat: DayWindow | None = None
+    sun: DayWindow | None = None
+
+
+# D-contact-statuses: an enabled block is on a phone_call campaign (the whatsapp one is refused).
+PhoneStatus = Literal[
+    "queue", "sending", "failed", "retrying", "converted", "voicemail", "answered"
+]
+StatusList = Annotated[list[PhoneStatus], Meta(max_length=100)]
+
+
+class EnabledCycles(Struct, forbid_unknown_fields=True, frozen=True):
+    enabled: Literal[True]
+    mode: Literal["cooldown", "scheduled"]
+    max_iterations: Annotated[int, Meta(ge=2, le=12)]
+    cooldown_minutes: Annotated[int, Meta(ge=0, le=1440)] | None = None
+    filter_statuses: StatusList = []
+    filter_tags: FilterList = []
+    schedule: Schedule | None = None
+    schedule_start_date: datetime.date | None = None
+    schedule_end_date: datetime.date | None = None
+
+
+class DisabledCycles(Struct, frozen=True):
+    """spec 2.4 rule 2: a block not enabled is ignored, but for the type of `enabled`."""
+
+    enabled: bool = False
+
+
+class Campaign(Struct, forbid_unknown_fields=True, frozen=True):
+    name: Annotated[str, Meta(max_length=255, pattern=r"\S")]
+    agent_id: Annotated[str, Meta(pattern=UUID_V4)]
+    integration_id: Annotated[str, Meta(min_length=1)]
+    integration_type: Literal["phone_call", "whatsapp"]
+    description: str | None = None
+    timezone: str = "America/Mexico_City"
+    retries: Annotated[int, Meta(ge=0, le=5)] = 1
+    message_limit: Annotated[int, Meta(ge=1, le=10_000)] = 250
+    first_message: str | None = None
+    template: str | None = None
+    template_alt: str | None = None
+    scheduling: Schedule | None = None
+    # msgspec tags unions by a string or integer member only, so the block is converted by
+    # the post-check, once `enabled` says which shape it has.
+    cycles: dict[str, Any] | None = None
+
+
+def _windows(schedule: Schedule | None) -> list[DayWindow]:
+    if schedule is None:
+        return []
+    return [window for day in schedule.__struct_fields__ if (window := getattr(schedule, day))]
+
+
+def _post_check(campaign: Campaign) -> EnabledCycles | DisabledCycles | None:
+    """Check what the structs cannot say; the cycles block, converted."""
+    if campaign.timezone not in ZONE_NAMES:
+        raise msgspec.ValidationError("timezone must be an IANA time zone name - at `$.timezone`")
+    if campaign.integration_type == "phone_call":
+        if campaign.template is not None or campaign.template_alt is not None:
+            raise msgspec.ValidationError("template and template_alt are for whatsapp only")
+    elif campaign.first_message is not None:
+        raise msgspec.ValidationError("first_message is for phone_call campaigns only")
+    windows = _windows(campaign.scheduling)
+    cycles: EnabledCycles | DisabledCycles | None = None
+    if campaign.cycles is not None:
+        enabled = campaign.cycles.get("enabled") is True
+        shape = EnabledCycles if enabled else DisabledCycles
+        cycles = msgspec.convert(campaign.cycles, shape, strict=True)
+    if isinstance(cycles, EnabledCycles):
+        if campaign.integration_type != "phone_call":
+            raise msgspec.ValidationError("cycles can be enabled on phone_call campaigns only")
+        if cycles.mode == "cooldown":
+            if cycles.cooldown_minutes is None:
+                raise msgspec.ValidationError("cooldown_minutes is required in cooldown mode")
+            if cycles.schedule or cycles.schedule_start_date or cycles.schedule_end_date:
+                raise msgspec.ValidationError("schedule fields are for scheduled mode only")
+        elif cycles.schedule is None:
+            raise msgspec.ValidationError("schedule is required in scheduled mode")
+        start, end = cycles.schedule_start_date, cycles.schedule_end_date
+        if start is not None and end is not None and start > end:
+            raise msgspec.ValidationError("schedule_end_date is before schedule_start_date")
+        for items in (cycles.filter_statuses, cycles.filter_tags):
+            if len(set(items)) != len(items):
+                raise msgspec.ValidationError("filter items must be unique")
+        windows += _windows(cycles.schedule)
+    for window in windows:
+        # Two HH:MM strings compare as the times they stand for.
+        if window.startTime >= window.stopTime:
+            raise msgspec.ValidationError("stopTime must be later than startTime")
+    return cycles
+
+
+def validate(payload: object) -> tuple[bool, object]:
+    """The structs, or the first error msgspec meets."""
+    try:
+        campaign = msgspec.convert(payload, Campaign, strict=True)
+        return True, (campaign, _post_check(campaign))
+    except msgspec.ValidationError as error:
+        return False, str(error)

@@ -1,0 +1,324 @@
+"""Time `validate_create` against pydantic, msgspec, jsonschema and fastjsonschema.
+
+    python benchmarks/run.py [--size N] [--rounds R] [--seed S]
+
+1. Builds the seeded corpus (`benchmarks/corpus.py`) and checks that every implementation
+   accepts every valid payload and refuses every invalid one, and that `validate_create`
+   reports exactly the violations injected; a disagreement stops the run.
+2. Times every implementation over the same corpus in this one process, round by round, the
+   order of implementations turning each round, so drift of a shared machine cancels out. For
+   the valid and the invalid set it prints the median nanoseconds per payload and the median of
+   the per-round ratios to pydantic (with their spread). Times are the process's CPU time, so
+   that other processes of a shared machine count as little as they can.
+3. Times, in fresh interpreters, importing each implementation until it has validated one
+   payload (median of several runs, interleaved, in CPU time too), as a ratio to pydantic.
+4. Measures, in a fresh interpreter per implementation, the peak memory of validating the
+   whole corpus: the Python heap's peak as tracemalloc sees it, and the process's peak resident
+   set (VmHWM).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any, NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.corpus import Corpus, make_corpus  # noqa: E402
+
+BASELINE = "pydantic"
+
+
+class Implementation(NamedTuple):
+    """A validator under test: its module, and the function that validates one payload."""
+
+    name: str
+    module: str
+    function: str
+    distribution: str
+
+
+IMPLEMENTATIONS = (
+    Implementation("campaign_rules", "campaign_rules", "validate_create", "campaign-rules"),
+    Implementation("pydantic", "benchmarks.peers.pydantic_rules", "validate", "pydantic"),
+    Implementation("msgspec", "benchmarks.peers.msgspec_rules", "validate", "msgspec"),
+    Implementation("jsonschema", "benchmarks.peers.jsonschema_rules", "validate", "jsonschema"),
+    Implementation(
+        "fastjsonschema", "benchmarks.peers.fastjsonschema_rules", "validate", "fastjsonschema"
+    ),
+)
+
+# The targets of the issue, as the largest ratio to pydantic each may reach.
+TARGETS = {"valid": 1.0, "invalid": 0.5, "import": 0.5}
+# ... and the least factor by which campaign_rules must beat jsonschema on both sets.
+JSONSCHEMA_FACTOR = 25.0
+
+Validate = Callable[[object], Any]
+
+
+def _load(implementation: Implementation) -> Validate:
+    function: Validate = getattr(
+        importlib.import_module(implementation.module), implementation.function
+    )
+    return function
+
+
+def _accepts(implementation: Implementation, validate: Validate, payload: object) -> bool:
+    if implementation.name == "campaign_rules":
+        return bool(validate(payload).ok)
+    ok, _ = validate(payload)
+    return bool(ok)
+
+
+def check_agreement(corpus: Corpus, validators: dict[str, Validate]) -> list[str]:
+    """Every disagreement of an implementation with the corpus, as lines to print."""
+    problems = []
+    for implementation in IMPLEMENTATIONS:
+        validate = validators[implementation.name]
+        for index, payload in enumerate(corpus.valid):
+            if not _accepts(implementation, validate, payload):
+                problems.append(f"{implementation.name} refuses valid payload {index}")
+        for index, (payload, _) in enumerate(corpus.invalid):
+            if _accepts(implementation, validate, payload):
+                problems.append(f"{implementation.name} accepts invalid payload {index}")
+    validate_create = validators["campaign_rules"]
+    for index, (payload, expected) in enumerate(corpus.invalid):
+        found = sorted((v.key.value, v.field) for v in validate_create(payload).violations)
+        if found != sorted(expected):
+            problems.append(f"campaign_rules on invalid payload {index}: {found} != {expected}")
+    return problems
+
+
+def _ns_per_payload(validate: Validate, payloads: list[Any]) -> float:
+    # As timeit does: no garbage collection inside the timed loop.
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.process_time_ns()
+        for payload in payloads:
+            validate(payload)
+        return (time.process_time_ns() - start) / len(payloads)
+    finally:
+        gc.enable()
+
+
+class Figures(NamedTuple):
+    """One implementation's figures on one set: median time, and its per-round ratios."""
+
+    median_ns: float
+    ratios: list[float]
+
+
+def time_rounds(
+    payloads: list[Any], validators: dict[str, Validate], rounds: int
+) -> dict[str, Figures]:
+    """Per implementation: the median ns per payload, and the ratio to pydantic of each round."""
+    names = [implementation.name for implementation in IMPLEMENTATIONS]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for round_ in range(rounds + 1):
+        turn = round_ % len(names)
+        order = names[turn:] + names[:turn]
+        measured = {name: _ns_per_payload(validators[name], payloads) for name in order}
+        if round_ == 0:
+            continue  # a warm-up round
+        for name in names:
+            times[name].append(measured[name])
+    return {
+        name: Figures(
+            statistics.median(times[name]),
+            [mine / base for mine, base in zip(times[name], times[BASELINE], strict=True)],
+        )
+        for name in names
+    }
+
+
+_SAMPLE = json.dumps(json.loads((ROOT / "examples" / "phone_call.json").read_text("utf-8")))
+
+_READY_SCRIPT = """
+import json, time
+sample = json.loads({sample!r})
+start = time.process_time_ns()
+from {module} import {function}
+{function}(sample)
+print(time.process_time_ns() - start)
+"""
+
+_MEMORY_SCRIPT = """
+import gc, tracemalloc
+from benchmarks.corpus import make_corpus
+from {module} import {function}
+corpus = make_corpus({seed}, {size})
+payloads = corpus.valid + [payload for payload, _ in corpus.invalid]
+{function}(payloads[0])
+gc.collect()
+tracemalloc.start()
+for payload in payloads:
+    {function}(payload)
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+status = open("/proc/self/status").read().split("VmHWM:")[1].split()
+print(peak, int(status[0]) * 1024)
+"""
+
+
+def _run_fresh(script: str) -> list[int]:
+    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    # Every library is timed as installed, with its bytecode compiled: pip compiles the peers
+    # when it installs them, and the first, dropped run writes the caches of the source trees
+    # here, which an environment that forbids writing them would leave to compile every time.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    output = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [int(number) for number in output.split()]
+
+
+def time_imports(runs: int) -> dict[str, list[float]]:
+    """Per implementation, the ns from import to one payload validated, in `runs` fresh runs."""
+    times: dict[str, list[float]] = {implementation.name: [] for implementation in IMPLEMENTATIONS}
+    for run in range(runs + 1):
+        turn = run % len(IMPLEMENTATIONS)
+        for implementation in IMPLEMENTATIONS[turn:] + IMPLEMENTATIONS[:turn]:
+            script = _READY_SCRIPT.format(
+                sample=_SAMPLE, module=implementation.module, function=implementation.function
+            )
+            (elapsed,) = _run_fresh(script)
+            if run:  # the first run writes the bytecode caches
+                times[implementation.name].append(elapsed)
+    return times
+
+
+def measure_memory(seed: int, size: int) -> dict[str, tuple[int, int]]:
+    """Per implementation: the traced heap peak and the peak RSS of validating the corpus."""
+    figures = {}
+    for implementation in IMPLEMENTATIONS:
+        script = _MEMORY_SCRIPT.format(
+            module=implementation.module, function=implementation.function, seed=seed, size=size
+        )
+        peak, rss = _run_fresh(script)
+        figures[implementation.name] = (peak, rss)
+    return figures
+
+
+def _spread(values: list[float]) -> str:
+    return f"{min(values):.2f}-{max(values):.2f}"
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def _print_header(size: int, rounds: int, seed: int) -> None:
+    print(f"machine: {_cpu()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
+    print(f"python: {platform.python_implementation()} {platform.python_version()}")
+    versions = ", ".join(
+        f"{implementation.distribution} {metadata.version(implementation.distribution)}"
+        for implementation in IMPLEMENTATIONS
+    )
+    print(f"versions: {versions}")
+    print(f"corpus: seed {seed}, {size} valid and {size} invalid payloads; {rounds} rounds")
+
+
+def _print_set(label: str, figures: dict[str, Figures]) -> None:
+    print(f"\n{label}: median ns per payload; ratio to {BASELINE} (median of rounds, min-max)")
+    for name, (median_ns, ratios) in figures.items():
+        ratio = statistics.median(ratios)
+        print(f"  {name:<15} {median_ns:>11,.0f} ns  {ratio:6.2f}x  ({_spread(ratios)})")
+
+
+def main() -> int:
+    """Run the benchmark; exit status 1 when the implementations disagree on the corpus."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=500, help="payloads in each set")
+    parser.add_argument("--rounds", type=int, default=15, help="timed rounds")
+    parser.add_argument("--seed", type=int, default=20261122, help="corpus seed")
+    parser.add_argument("--import-runs", type=int, default=9, help="fresh interpreters each")
+    args = parser.parse_args()
+
+    _print_header(args.size, args.rounds, args.seed)
+    corpus = make_corpus(args.seed, args.size)
+    validators = {implementation.name: _load(implementation) for implementation in IMPLEMENTATIONS}
+    problems = check_agreement(corpus, validators)
+    if problems:
+        print("\nthe implementations disagree on the corpus:", *problems[:20], sep="\n  ")
+        return 1
+    print("agreement: every implementation accepts every valid and refuses every invalid payload")
+
+    invalid = [payload for payload, _ in corpus.invalid]
+    results = {
+        "valid": time_rounds(corpus.valid, validators, args.rounds),
+        "invalid": time_rounds(invalid, validators, args.rounds),
+    }
+    for label, figures in results.items():
+        _print_set(f"{label} payloads", figures)
+
+    imports = time_imports(args.import_runs)
+    base_import = statistics.median(imports[BASELINE])
+    print(
+        f"\nimport until one payload is validated, fresh interpreter, median of {args.import_runs}"
+    )
+    for name, runs in imports.items():
+        median = statistics.median(runs)
+        low, high = min(runs) / 1e6, max(runs) / 1e6
+        ratio = median / base_import
+        print(
+            f"  {name:<15} {median / 1e6:8.1f} ms  {ratio:6.2f}x  (min-max {low:.1f}-{high:.1f} ms)"
+        )
+
+    print(f"\npeak memory of validating the corpus ({2 * args.size} payloads), fresh interpreter")
+    for name, (peak, rss) in measure_memory(args.seed, args.size).items():
+        print(
+            f"  {name:<15} traced heap peak {peak / 1024:8.1f} KiB  peak RSS {rss / 2**20:6.1f} MiB"
+        )
+
+    print("\ntargets")
+    ours = "campaign_rules"
+    for label, figures in results.items():
+        ratio = statistics.median(figures[ours].ratios)
+        _print_target(
+            f"{label}: {ratio:.2f}x {BASELINE}, at most {TARGETS[label]}x", ratio <= TARGETS[label]
+        )
+        factor = figures["jsonschema"].median_ns / figures[ours].median_ns
+        _print_target(
+            f"{label}: {factor:.0f}x faster than jsonschema, at least {JSONSCHEMA_FACTOR:.0f}x",
+            factor >= JSONSCHEMA_FACTOR,
+        )
+    ratio = statistics.median(imports[ours]) / base_import
+    _print_target(
+        f"import: {ratio:.2f}x {BASELINE}, at most {TARGETS['import']}x", ratio <= TARGETS["import"]
+    )
+    return 0
+
+
+def _print_target(text: str, met: bool) -> None:
+    print(f"  {'met   ' if met else 'MISSED'} {text}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
