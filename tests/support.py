@@ -134,3 +134,29 @@ class FakeDirectory:
     def billing_limit_reached(self) -> bool:
         self.calls.append(("billing_limit_reached", ()))
         return self.billing_reached
+
+
+# spec 7.2: the 21 error keys, written out here, independently of `ErrorKey`.
+SPEC_ERROR_KEYS = (
+    "FORBIDDEN",
+    "NOT_FOUND",
+    "RATE_LIMITED",
+    "SERVER_ERROR",
+    "INVALID_REQUEST",
+    "INVALID_STATUS",
+    "IMMUTABLE_FIELD",
+    "UNKNOWN_ACTION",
+    "AGENT_NOT_FOUND",
+    "INTEGRATION_NOT_FOUND",
+    "INVALID_INTEGRATION_TYPE",
+    "INVALID_FILTER_TAG",
+    "INVALID_PHONE_NUMBER",
+    "MISSING_CONTACT",
+    "CONTACT_NOT_FOUND",
+    "CONTACT_NOT_DELETABLE",
+    "CAMPAIGN_FINISHED",
+    "CYCLES_NOT_ENABLED",
+    "SCHEDULED_MODE_ONLY",
+    "INVALID_STATUS_TRANSITION",
+    "BILLING_LIMIT_REACHED",
+)

@@ -26,33 +26,11 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
-from tests.support import BASES, STATUS, WINDOW, FakeDirectory, payload
+from tests.support import BASES, SPEC_ERROR_KEYS, STATUS, WINDOW, FakeDirectory, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
 
-SPEC_KEYS = (
-    "FORBIDDEN",
-    "NOT_FOUND",
-    "RATE_LIMITED",
-    "SERVER_ERROR",
-    "INVALID_REQUEST",
-    "INVALID_STATUS",
-    "IMMUTABLE_FIELD",
-    "UNKNOWN_ACTION",
-    "AGENT_NOT_FOUND",
-    "INTEGRATION_NOT_FOUND",
-    "INVALID_INTEGRATION_TYPE",
-    "INVALID_FILTER_TAG",
-    "INVALID_PHONE_NUMBER",
-    "MISSING_CONTACT",
-    "CONTACT_NOT_FOUND",
-    "CONTACT_NOT_DELETABLE",
-    "CAMPAIGN_FINISHED",
-    "CYCLES_NOT_ENABLED",
-    "SCHEDULED_MODE_ONLY",
-    "INVALID_STATUS_TRANSITION",
-    "BILLING_LIMIT_REACHED",
-)
+SPEC_KEYS = SPEC_ERROR_KEYS
 
 
 def violation(key: str, field: str | None = None) -> Violation:

@@ -18,36 +18,14 @@ from hypothesis import strategies as st
 
 from campaign_rules._limits import WEEKDAYS
 from campaign_rules.strategies import TEXTS, texts, uuid4_texts
+from tests.support import SPEC_ERROR_KEYS
 
 KINDS = ("create_response", "contact_response", "thread", "api_error", "credentials_error")
 
 CAMPAIGN_STATUSES = ("pending", "ready", "active", "inactive", "cooldown", "finished")
 CHANNELS = ("phone_call", "whatsapp")
 MODES = ("cooldown", "scheduled")
-# spec 7.2.
-ERROR_KEYS = (
-    "FORBIDDEN",
-    "NOT_FOUND",
-    "RATE_LIMITED",
-    "SERVER_ERROR",
-    "INVALID_REQUEST",
-    "INVALID_STATUS",
-    "IMMUTABLE_FIELD",
-    "UNKNOWN_ACTION",
-    "AGENT_NOT_FOUND",
-    "INTEGRATION_NOT_FOUND",
-    "INVALID_INTEGRATION_TYPE",
-    "INVALID_FILTER_TAG",
-    "INVALID_PHONE_NUMBER",
-    "MISSING_CONTACT",
-    "CONTACT_NOT_FOUND",
-    "CONTACT_NOT_DELETABLE",
-    "CAMPAIGN_FINISHED",
-    "CYCLES_NOT_ENABLED",
-    "SCHEDULED_MODE_ONLY",
-    "INVALID_STATUS_TRANSITION",
-    "BILLING_LIMIT_REACHED",
-)
+ERROR_KEYS = SPEC_ERROR_KEYS
 
 # The date-time members, and the window-time members.
 DATE_TIME_MEMBERS = ("created_at", "updated_at")
