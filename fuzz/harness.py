@@ -44,6 +44,10 @@ EXISTING = tuple(
 STATUSES = (None, CampaignStatus.ACTIVE, CampaignStatus.FINISHED)
 
 
+class NotJson:
+    """Stands for bytes that do not decode as JSON."""
+
+
 def decode(data: bytes) -> Any:
     """The JSON value of `data`, or `NotJson` when it is not JSON (not a finding)."""
     try:
@@ -52,22 +56,21 @@ def decode(data: bytes) -> Any:
         return NotJson
 
 
-class NotJson:
-    """Stands for bytes that do not decode as JSON."""
-
-
 def check_result(result: CreateResult | UpdateResult) -> None:
+    """The result's envelope, and its campaign when ok, are JSON a server can send."""
     json.dumps(result.envelope(), allow_nan=False)
     if result.value is not None:
         json.dumps(to_wire(result.value), allow_nan=False)
 
 
 def check_prefix(offline: CreateResult | UpdateResult, online: CreateResult | UpdateResult) -> None:
+    """api-contract: what is found offline is found online too, first and in the same order."""
     count = len(offline.violations)
     assert online.violations[:count] == offline.violations, "offline is not a prefix of online"
 
 
 def test_one_input(data: bytes) -> None:
+    """One fuzzer input through every entry point; any exception is a crash."""
     value = decode(data)
     if value is NotJson:
         return
