@@ -1,4 +1,7 @@
-"""Hypothesis profiles: `ci` (derandomized, 1,000 examples a property) when CI is set."""
+"""Hypothesis profiles: `ci` (derandomized, 1,000 examples a property) when CI is set.
+
+`HYPOTHESIS_PROFILE` picks one by name; `scripts/mutation.py` picks `mutation`.
+"""
 
 import os
 
@@ -13,4 +16,8 @@ settings.register_profile(
     print_blob=True,
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
+# Mutation testing runs the suite once per mutant: fewer examples, the same ones every run.
+settings.register_profile(
+    "mutation", derandomize=True, max_examples=50, deadline=None, database=None
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -1,8 +1,9 @@
-"""What the tests share: valid base payloads and an in-memory Directory."""
+"""What the tests share: valid base payloads, an in-memory Directory and hostile values."""
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -160,3 +161,92 @@ SPEC_ERROR_KEYS = (
     "INVALID_STATUS_TRANSITION",
     "BILLING_LIMIT_REACHED",
 )
+
+# Hostile values: subclasses of the JSON types whose overridden methods raise once armed.
+
+TRAPPED = (
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__hash__",
+    "__len__",
+    "__iter__",
+    "__getitem__",
+    "__contains__",
+    "__str__",
+    "__repr__",
+    "__format__",
+    "__bool__",
+    "__int__",
+    "__float__",
+    "__index__",
+    "keys",
+    "items",
+    "values",
+    "get",
+    "copy",
+    "lower",
+    "strip",
+)
+
+
+class Trap:
+    """Whether the hostile classes' overridden methods raise (off while a test builds them)."""
+
+    armed = False
+
+
+class HostileCall(Exception):
+    pass
+
+
+def hostile(base: type) -> type:
+    def trap(name: str) -> Any:
+        original = getattr(base, name)
+
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if Trap.armed:
+                raise HostileCall(name)
+            return original(self, *args, **kwargs)
+
+        return method
+
+    members = {name: trap(name) for name in TRAPPED if hasattr(base, name)}
+    return type(f"Hostile{base.__name__.title()}", (base,), members)
+
+
+HostileDict = hostile(dict)
+HostileStr = hostile(str)
+HostileList = hostile(list)
+HostileInt = hostile(int)
+HostileFloat = hostile(float)
+
+
+class HostileObject:
+    """Not a JSON value at all; once armed, every method a reader might call raises."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if Trap.armed:
+            raise HostileCall(name)
+        return object.__getattribute__(self, name)
+
+    def __eq__(self, other: object) -> bool:
+        raise HostileCall("__eq__")
+
+    def __hash__(self) -> int:
+        raise HostileCall("__hash__")
+
+    def __len__(self) -> int:
+        raise HostileCall("__len__")
+
+    def __iter__(self) -> Iterator[Any]:
+        raise HostileCall("__iter__")
+
+    def __getitem__(self, key: object) -> Any:
+        raise HostileCall("__getitem__")
+
+    def __str__(self) -> str:
+        raise HostileCall("__str__")
+
+    def __bool__(self) -> bool:
+        raise HostileCall("__bool__")

@@ -1,0 +1,1 @@
+"""Coverage-guided fuzzing of the validators with atheris (`fuzz/run.sh`)."""
