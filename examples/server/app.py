@@ -12,6 +12,11 @@ Settings, from the environment when uvicorn calls `create_app()` without argumen
   instead of `time.monotonic_ns()`, so each API key has exactly its burst of 12 requests per
   operation for the life of the process, and the 13th is refused however fast the machine is.
 
+The endpoints are coroutines that call SQLite directly: each call takes a millisecond or so on
+a local file. A busier service would move the database work to a thread pool (the limiters
+then need a lock, as `RateLimiter` says) or run several worker processes; the create
+transaction below is safe across processes.
+
 Each endpoint reads top-down in the order a request is decided: credentials, rate, then the
 operation's own checks. Where the server answers from its own records (an unknown API key, a
 campaign it does not have) it still lets the library's result types write the body, so every
@@ -158,14 +163,10 @@ class CampaignService:
             has_campaign, members = store.contact_members(
                 connection, organization, path.value.campaign_id, path.value.contact_id
             )
-        if not has_campaign or members is None:
-            missing = ContactPathResult(
-                value=None,
-                violations=_not_found(ErrorKey.NOT_FOUND, "id", "campaign")
-                if not has_campaign
-                else _not_found(ErrorKey.CONTACT_NOT_FOUND, "contact_id", "contact"),
-            )
-            return _reply(missing.status, missing.envelope())
+        if not has_campaign:
+            return _answer(_not_found(ErrorKey.NOT_FOUND, "id", "campaign"))
+        if members is None:
+            return _answer(_not_found(ErrorKey.CONTACT_NOT_FOUND, "contact_id", "contact"))
         # The stored row goes out through the library's reader, so a bad row is a 500 here and
         # never a response that breaks the spec (D-response-violations).
         contact = parse_contact_response({"success": True, "contact": members})
@@ -188,13 +189,11 @@ class CampaignService:
         with closing(store.connect(self.database)) as connection:
             members = store.thread_members(connection, organization, path.value)
         if members is None:
-            violations = _not_found(ErrorKey.NOT_FOUND, "id", "thread")
-            missing = ThreadPathResult(value=None, violations=violations)
-            return _reply(missing.status, missing.envelope())
+            missing = _not_found(ErrorKey.NOT_FOUND, "id", "thread").violations
+            return _answer(ThreadPathResult(value=None, violations=missing))
         thread = parse_thread(members)
         if not thread.ok or thread.value is None:
-            broken = ThreadPathResult(value=None, violations=thread.violations)
-            return _reply(broken.status, broken.envelope())
+            return _answer(ThreadPathResult(value=None, violations=thread.violations))
         return _reply(200, to_wire(thread.value))
 
     # What every operation decides first: who is asking, and whether they may ask now.
@@ -246,9 +245,14 @@ def _not_json() -> CreateResult:
     return CreateResult(value=None, violations=(violation,))
 
 
-def _not_found(key: ErrorKey, field: str, what: str) -> tuple[Violation, ...]:
-    """A look-up in the server's records found nothing: the library says status and body."""
-    return (Violation(key, field, f"no {what} has this id", f"server.{what}_exists"),)
+def _not_found(key: ErrorKey, field: str, what: str) -> ContactPathResult:
+    """A look-up in the server's records found nothing: the library gives status and body."""
+    violation = Violation(key, field, f"no {what} has this id", f"server.{what}_exists")
+    return ContactPathResult(value=None, violations=(violation,))
+
+
+def _answer(refusal: ContactPathResult | ThreadPathResult) -> Response:
+    return _reply(refusal.status, refusal.envelope())
 
 
 def _reply(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:

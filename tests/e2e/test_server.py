@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -295,6 +296,22 @@ def test_a_replay_answers_the_same_response_and_creates_one_campaign(
 
     assert first.status_code == second.status_code == 201
     assert first.json() == second.json()
+    assert len(campaigns_named(server, body["name"])) == 1
+
+
+def test_concurrent_first_requests_with_one_key_create_one_campaign(
+    server: Server, http: httpx.Client
+) -> None:
+    api_key, idempotency_key, body = server.new_key(), str(uuid.uuid4()), phone_body()
+
+    def send(_: int) -> httpx.Response:
+        return post(http, server, body, api_key=api_key, idempotency_key=idempotency_key)
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        responses = list(pool.map(send, range(6)))
+
+    assert {response.status_code for response in responses} == {201}
+    assert len({response.content for response in responses}) == 1
     assert len(campaigns_named(server, body["name"])) == 1
 
 
