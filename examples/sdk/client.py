@@ -32,6 +32,7 @@ from campaign_rules import (
     parse_create_response,
     parse_error,
     parse_thread,
+    request_fingerprint,
     validate_create,
 )
 
@@ -108,6 +109,11 @@ class CampaignClient:
         offline = validate_create(body)
         if not offline.ok:
             return Reply(sent=False, violations=offline.violations)
+        # Ignored members (a disabled cycles block) may still hold what JSON cannot (NaN): the
+        # server could not fingerprint such a body, and httpx could not even encode it.
+        encodable = request_fingerprint(body, method="POST", path="/campaigns")
+        if not encodable.ok:
+            return Reply(sent=False, violations=encodable.violations)
         key = idempotency_key or str(uuid.uuid4())
         response = self._send("create", "POST", "/campaigns", json=body, idempotency_key=key)
         reply = _read(response, 201, parse_create_response)

@@ -10,41 +10,20 @@ from __future__ import annotations
 
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 
-import attrs
 import httpx
 import pytest
 from examples.server import seed
 
+from tests.e2e.support import Server
+
 ROOT = Path(__file__).resolve().parents[2]
 _STARTUP_SECONDS = 20.0
-
-
-@attrs.frozen
-class Server:
-    """A running reference server and its database file."""
-
-    base_url: str
-    database: Path
-
-    def new_key(self, organization: int = seed.ACME) -> str:
-        """Issue a fresh API key to `organization`."""
-        key = f"test-{uuid.uuid4()}"
-        seed.add_api_key(self.database, organization, key)
-        return key
-
-    def query(self, sql: str, *parameters: object) -> list[tuple[object, ...]]:
-        """Rows of a read-only query on the server's database."""
-        with closing(sqlite3.connect(self.database)) as connection:
-            return connection.execute(sql, parameters).fetchall()
 
 
 def _free_port() -> int:

@@ -34,7 +34,7 @@ from campaign_rules import (
     validate_create,
 )
 from campaign_rules.strategies import create_payloads, invalid_create_payloads
-from tests.e2e.conftest import Server
+from tests.e2e.support import Server
 
 pytestmark = pytest.mark.e2e
 
@@ -145,6 +145,17 @@ def test_the_sdk_sends_nothing_the_library_refuses_offline(
     assert [(v.key, v.field) for v in reply.violations] == [
         (ErrorKey.INVALID_REQUEST, "first_message")
     ]
+    assert campaigns_named(server, body["name"]) == []
+
+
+def test_the_sdk_sends_no_body_that_json_cannot_hold(server: Server, http: httpx.Client) -> None:
+    client = CampaignClient(server.base_url, server.new_key(), http=http)
+    body = whatsapp_body(cycles={"enabled": False, "ignored": float("nan")})
+    assert validate_create(body).ok  # a disabled cycles block is not read (spec 2.4)
+
+    reply = client.create_campaign(body)
+
+    assert (reply.sent, [v.key for v in reply.violations]) == (False, [ErrorKey.INVALID_REQUEST])
     assert campaigns_named(server, body["name"]) == []
 
 
@@ -578,3 +589,22 @@ def test_the_sdk_never_says_ok_where_the_server_says_400(
     response = post(http, server, payload, api_key=client.api_key)
     assert response.status_code == 400
     assert response.json() == offline.envelope()
+
+
+python_values = st.one_of(
+    create_payloads().map(_on_seeded_records),
+    invalid_create_payloads().map(lambda case: case[0]),
+)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=python_values)
+def test_the_sdk_refuses_or_sends_any_python_value_without_raising(
+    key_ring: KeyRing, payload: Any
+) -> None:
+    reply = key_ring.next_client().create_campaign(payload)
+
+    if reply.sent:
+        assert reply.status == 201, reply.error
+    else:
+        assert reply.violations
