@@ -28,3 +28,8 @@ class Server:
         """Rows of a read-only query on the server's database."""
         with closing(sqlite3.connect(self.database)) as connection:
             return connection.execute(sql, parameters).fetchall()
+
+    def execute(self, sql: str, *parameters: object) -> None:
+        """Change the server's records, as another part of the service would."""
+        with closing(sqlite3.connect(self.database)) as connection, connection:
+            connection.execute(sql, parameters)

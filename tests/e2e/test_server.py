@@ -357,6 +357,41 @@ def test_a_key_reused_with_another_body_is_400(server: Server, http: httpx.Clien
     assert campaigns_named(server, other_body["name"]) == []
 
 
+def test_a_404_is_stored_and_replayed_even_after_the_record_appears(
+    server: Server, http: httpx.Client
+) -> None:
+    api_key, idempotency_key = server.new_key(), str(uuid.uuid4())
+    integration = f"int_{uuid.uuid4().hex}"
+    body = phone_body(integration_id=integration)
+
+    first = post(http, server, body, api_key=api_key, idempotency_key=idempotency_key)
+    server.execute(
+        "INSERT INTO integrations (agent_id, id, type) VALUES (?, ?, 'phone_call')",
+        seed.ACME_AGENT,
+        integration,
+    )
+    replayed = post(http, server, body, api_key=api_key, idempotency_key=idempotency_key)
+    fresh = post(http, server, body, api_key=api_key, idempotency_key=str(uuid.uuid4()))
+
+    assert (first.status_code, replayed.status_code, fresh.status_code) == (404, 404, 201)
+    assert replayed.json() == first.json()
+    assert len(campaigns_named(server, body["name"])) == 1
+
+
+def test_a_400_is_not_stored_so_the_fixed_body_may_reuse_the_key(
+    server: Server, http: httpx.Client
+) -> None:
+    api_key, idempotency_key = server.new_key(), str(uuid.uuid4())
+    fixed = phone_body()
+    broken = fixed | {"retries": 99}
+
+    refused = post(http, server, broken, api_key=api_key, idempotency_key=idempotency_key)
+    created = post(http, server, fixed, api_key=api_key, idempotency_key=idempotency_key)
+
+    assert (refused.status_code, created.status_code) == (400, 201)
+    assert len(campaigns_named(server, fixed["name"])) == 1
+
+
 def test_one_clients_key_never_replays_anothers(server: Server, http: httpx.Client) -> None:
     idempotency_key = str(uuid.uuid4())
     first_body, other_body = phone_body(), phone_body()
