@@ -96,7 +96,8 @@ class CampaignService:
             return _reply(key.status, key.envelope())
         body, readable = _decode(await request.body())
         if not readable:
-            return _reply(400, _not_json().envelope())
+            refusal = _not_json()
+            return _reply(refusal.status, refusal.envelope())
         fingerprint = None
         if key.value is not None:
             fingerprinted = request_fingerprint(body, method="POST", path="/campaigns")
