@@ -1,0 +1,278 @@
+"""The reference server: the three operations of the spec, every decision made by the library.
+
+Run it on a database made by `seed.py`::
+
+    python -m examples.server.seed demo.db
+    CAMPAIGN_SERVER_DB=demo.db uvicorn --factory examples.server.app:create_app
+
+Settings, from the environment when uvicorn calls `create_app()` without arguments:
+
+- `CAMPAIGN_SERVER_DB`: the SQLite file (required).
+- `CAMPAIGN_SERVER_FROZEN_CLOCK_NS`: for tests only. The rate limiters read this fixed time
+  instead of `time.monotonic_ns()`, so each API key has exactly its burst of 12 requests per
+  operation for the life of the process, and the 13th is refused however fast the machine is.
+
+The endpoints are coroutines that call SQLite directly: each call takes a millisecond or so on
+a local file. A busier service would move the database work to a thread pool (the limiters
+then need a lock, as `RateLimiter` says) or run several worker processes; the create
+transaction below is safe across processes.
+
+Each endpoint reads top-down in the order a request is decided: credentials, rate, then the
+operation's own checks. Where the server answers from its own records (an unknown API key, a
+campaign it does not have) it still lets the library's result types write the body, so every
+status and every error body has one author.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+from examples.server import store
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+
+from campaign_rules import (
+    INITIAL_STATUS,
+    AuthorizationResult,
+    CampaignDetail,
+    ContactPathResult,
+    CreateResult,
+    ErrorKey,
+    IdempotencyAction,
+    IdempotencyRecord,
+    RateLimiter,
+    ThreadPathResult,
+    Violation,
+    check_contact_path,
+    check_idempotency_key,
+    check_thread_path,
+    decide_idempotency,
+    is_storable_status,
+    parse_authorization,
+    parse_contact_response,
+    parse_thread,
+    request_fingerprint,
+    to_wire,
+    validate_create,
+)
+
+BASE_PATH = "/api/v1.0"
+_UNKNOWN_KEY = "the API key is not known"
+_NOT_JSON = "the request body is not JSON"
+
+
+class CampaignService:
+    """The endpoints, over one SQLite file, with one rate limiter per operation (D-rate-scope)."""
+
+    def __init__(self, database: str | Path, clock: Callable[[], int] = time.monotonic_ns):
+        """Serve `database`; `clock` gives the limiters' time in integer nanoseconds."""
+        self.database = database
+        self.clock = clock
+        self.create_limit = RateLimiter()
+        self.contact_limit = RateLimiter()
+        self.thread_limit = RateLimiter()
+
+    # POST /campaigns (spec 4.1)
+
+    async def create_campaign(self, request: Request) -> Response:
+        """Create a campaign: 201 with its detail, or the error of spec 7.3."""
+        admitted = self._admit(request, self.create_limit)
+        if isinstance(admitted, Response):
+            return admitted
+        api_key, organization = admitted
+
+        key = check_idempotency_key(request.headers.get("Idempotency-Key"))
+        if not key.ok:
+            return _reply(key.status, key.envelope())
+        body, readable = _decode(await request.body())
+        if not readable:
+            refusal = _not_json()
+            return _reply(refusal.status, refusal.envelope())
+        fingerprint = None
+        if key.value is not None:
+            fingerprinted = request_fingerprint(body, method="POST", path="/campaigns")
+            if not fingerprinted.ok:
+                return _reply(fingerprinted.status, fingerprinted.envelope())
+            fingerprint = fingerprinted.value
+
+        # One write transaction from the idempotency look-up to the stored response: a second
+        # request with the same key waits for this one and then replays it (D-idempotency).
+        with self._transaction() as connection:
+            if key.value is not None:
+                stored = store.idempotency_record(connection, api_key, key.value)
+                decision = decide_idempotency(stored, fingerprint, time.time())
+                if decision.action is IdempotencyAction.REPLAY and decision.value is not None:
+                    return _reply(decision.status, decision.value.body)
+                if decision.action is IdempotencyAction.REJECT:
+                    return _reply(decision.status, decision.envelope())
+            status, answer = self._create(connection, organization, body)
+            if key.value is not None and fingerprint is not None and is_storable_status(status):
+                record = IdempotencyRecord(fingerprint, status, answer, time.time())
+                store.store_idempotency_record(connection, api_key, key.value, record)
+        return _reply(status, answer)
+
+    def _create(
+        self, connection: sqlite3.Connection, organization: store.Organization, body: object
+    ) -> tuple[int, Any]:
+        directory = store.OrganizationDirectory(connection, organization)
+        result = validate_create(body, directory=directory)
+        if not result.ok or result.value is None:
+            return result.status, result.envelope()
+        campaign = result.value
+        created_at = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+        agent_name = directory.agent_name(campaign.agent_id)
+        campaign_id = store.insert_campaign(
+            connection,
+            organization,
+            status=INITIAL_STATUS.value,
+            created_at=created_at.isoformat(),
+            agent_name=agent_name,
+            campaign=to_wire(campaign),
+        )
+        detail = CampaignDetail.from_create(
+            campaign,
+            id=campaign_id,
+            status=INITIAL_STATUS,
+            created_at=created_at,
+            agent_name=agent_name,
+        )
+        return result.status, {"success": True, "campaign": to_wire(detail)}
+
+    # GET /campaigns/{id}/contacts/{contact_id} (spec 4.2)
+
+    async def get_contact(self, request: Request) -> Response:
+        """One contact of one of the organization's campaigns."""
+        admitted = self._admit(request, self.contact_limit)
+        if isinstance(admitted, Response):
+            return admitted
+        _, organization = admitted
+
+        path = check_contact_path(request.path_params["id"], request.path_params["contact_id"])
+        if not path.ok or path.value is None:
+            return _reply(path.status, path.envelope())
+        with closing(store.connect(self.database)) as connection:
+            has_campaign, members = store.contact_members(
+                connection, organization, path.value.campaign_id, path.value.contact_id
+            )
+        if not has_campaign:
+            return _answer(_not_found(ErrorKey.NOT_FOUND, "id", "campaign"))
+        if members is None:
+            return _answer(_not_found(ErrorKey.CONTACT_NOT_FOUND, "contact_id", "contact"))
+        # The stored row goes out through the library's reader, so a bad row is a 500 here and
+        # never a response that breaks the spec (D-response-violations).
+        contact = parse_contact_response({"success": True, "contact": members})
+        if not contact.ok or contact.value is None:
+            return _reply(contact.status, contact.envelope())
+        return _reply(200, {"success": True, "contact": to_wire(contact.value)})
+
+    # GET /thread/{id} (spec 4.3): errors are `{error: <status>, message}` (D-thread-id)
+
+    async def get_thread(self, request: Request) -> Response:
+        """One of the organization's threads, as the body itself."""
+        admitted = self._admit(request, self.thread_limit, thread_shaped=True)
+        if isinstance(admitted, Response):
+            return admitted
+        _, organization = admitted
+
+        path = check_thread_path(request.path_params["id"])
+        if not path.ok or path.value is None:
+            return _reply(path.status, path.envelope())
+        with closing(store.connect(self.database)) as connection:
+            members = store.thread_members(connection, organization, path.value)
+        if members is None:
+            missing = _not_found(ErrorKey.NOT_FOUND, "id", "thread").violations
+            return _answer(ThreadPathResult(value=None, violations=missing))
+        thread = parse_thread(members)
+        if not thread.ok or thread.value is None:
+            return _answer(ThreadPathResult(value=None, violations=thread.violations))
+        return _reply(200, to_wire(thread.value))
+
+    # What every operation decides first: who is asking, and whether they may ask now.
+
+    def _admit(
+        self, request: Request, limit: RateLimiter, *, thread_shaped: bool = False
+    ) -> tuple[str, store.Organization] | Response:
+        """The API key and its organization, or the 401 or 429 response (spec 5, 8)."""
+        auth = parse_authorization(request.headers.get("Authorization"))
+        if not auth.ok or auth.value is None:
+            return _reply(auth.status, auth.body())
+        rate = limit.acquire(auth.value, self.clock())
+        if not rate.ok:
+            envelope = (
+                ThreadPathResult(value=None, violations=rate.violations).envelope()
+                if thread_shaped
+                else rate.envelope()
+            )
+            return _reply(rate.status, envelope, rate.headers())
+        with closing(store.connect(self.database)) as connection:
+            organization = store.organization_of(connection, auth.value)
+        if organization is None:
+            unknown = AuthorizationResult(value=None, message=_UNKNOWN_KEY)
+            return _reply(unknown.status, unknown.body())
+        return auth.value, organization
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with closing(store.connect(self.database)) as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+
+def _decode(raw: bytes) -> tuple[object, bool]:
+    """The decoded JSON body and whether it was JSON at all."""
+    try:
+        return json.loads(raw), True
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past the stack
+        return None, False
+
+
+def _not_json() -> CreateResult:
+    violation = Violation(ErrorKey.INVALID_REQUEST, None, _NOT_JSON, "server.body_is_json")
+    return CreateResult(value=None, violations=(violation,))
+
+
+def _not_found(key: ErrorKey, field: str, what: str) -> ContactPathResult:
+    """A look-up in the server's records found nothing: the library gives status and body."""
+    violation = Violation(key, field, f"no {what} has this id", f"server.{what}_exists")
+    return ContactPathResult(value=None, violations=(violation,))
+
+
+def _answer(refusal: ContactPathResult | ThreadPathResult) -> Response:
+    return _reply(refusal.status, refusal.envelope())
+
+
+def _reply(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def create_app(
+    database: str | Path | None = None, *, frozen_clock_ns: int | None = None
+) -> Starlette:
+    """The ASGI application; without arguments, its settings come from the environment."""
+    if database is None:
+        database = os.environ["CAMPAIGN_SERVER_DB"]
+    if frozen_clock_ns is None and os.environ.get("CAMPAIGN_SERVER_FROZEN_CLOCK_NS"):
+        frozen_clock_ns = int(os.environ["CAMPAIGN_SERVER_FROZEN_CLOCK_NS"])
+    clock = time.monotonic_ns if frozen_clock_ns is None else (lambda: frozen_clock_ns)
+    service = CampaignService(database, clock)
+    routes = [
+        Route("/campaigns", service.create_campaign, methods=["POST"]),
+        Route("/campaigns/{id}/contacts/{contact_id}", service.get_contact, methods=["GET"]),
+        Route("/thread/{id}", service.get_thread, methods=["GET"]),
+    ]
+    return Starlette(routes=[Mount(BASE_PATH, routes=routes)])

@@ -1,0 +1,136 @@
+"""Make a database for the reference server: `python -m examples.server.seed demo.db`.
+
+Two organizations: Acme, in good standing, and Overdrawn, whose billing limit is reached. Each
+has an API key and an agent with a phone and a WhatsApp integration; Acme also has thread tags,
+a campaign with one contact, and a thread. The names below are what the end-to-end tests and
+the README use.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from contextlib import closing
+from pathlib import Path
+
+from examples.server import store
+
+from campaign_rules import to_wire, validate_create
+
+ACME = 1
+OVERDRAWN = 2
+ACME_KEY = "acme-demo-key"
+OVERDRAWN_KEY = "overdrawn-demo-key"
+ACME_AGENT = "3f9c2a7e-5b1d-4c8e-9a2f-6d4b8e1c7a90"
+ACME_AGENT_NAME = "Lucía"
+OVERDRAWN_AGENT = "7d1e4b2a-9c3f-4a6d-8e5b-1f2a3c4d5e6f"
+PHONE_INTEGRATION = "int_voice_mx_01"
+WHATSAPP_INTEGRATION = "int_wa_mx_02"
+TAGS = ("tag_vip", "tag_do_not_call")
+CAMPAIGN_ID = 1
+CONTACT_ID = 17
+THREAD_ID = "th_5f2a9c"
+
+CONTACT = {
+    "f_id": "c-88f1",
+    "id": CONTACT_ID,
+    "name": "Marta Ruiz",
+    "contact": "+525512345678",
+    "status": "answered",
+    "context": "renewal due in December",
+    "retries": 1,
+    "has_follow_up": False,
+    "call_count": 2,
+    "billed_duration": 94,
+    "last_call_at": "2026-11-21 17:42:10",
+    "extracted_data": {"renewal": "yes", "preferred_time": "mornings"},
+    "tags": ["tag_vip"],
+}
+
+THREAD = {
+    "id": THREAD_ID,
+    "agent": {"id": ACME_AGENT, "name": ACME_AGENT_NAME},
+    "end_user": {"id": "eu_301", "display_name": "Marta Ruiz", "info": "+525512345678"},
+    "integration": {"id": WHATSAPP_INTEGRATION, "type": "whatsapp"},
+    "updated_at": "2026-11-21T17:45:03.120000+00:00",
+    "active": True,
+    "blocked": False,
+    "tags": [{"id": "tag_vip", "name": "VIP"}],
+    "assigned_to": [
+        {"id": "u_12", "email": "ana@example.com", "first_name": "Ana", "last_name": "Gómez"}
+    ],
+}
+
+_CAMPAIGN = {
+    "name": "Renovación de pólizas",
+    "agent_id": ACME_AGENT,
+    "integration_id": PHONE_INTEGRATION,
+    "integration_type": "phone_call",
+}
+
+
+def seed(database: str | Path) -> None:
+    """Create the schema and the demo records in a new database file."""
+    with closing(store.connect(database)) as connection:
+        store.create_schema(connection)
+        connection.executemany(
+            "INSERT INTO organizations (id, name, billing_limit_reached) VALUES (?, ?, ?)",
+            [(ACME, "Acme", 0), (OVERDRAWN, "Overdrawn", 1)],
+        )
+        connection.executemany(
+            "INSERT INTO agents (id, organization_id, name) VALUES (?, ?, ?)",
+            [(ACME_AGENT, ACME, ACME_AGENT_NAME), (OVERDRAWN_AGENT, OVERDRAWN, "Bruno")],
+        )
+        connection.executemany(
+            "INSERT INTO integrations (agent_id, id, type) VALUES (?, ?, ?)",
+            [
+                (agent, integration, kind)
+                for agent in (ACME_AGENT, OVERDRAWN_AGENT)
+                for integration, kind in (
+                    (PHONE_INTEGRATION, "phone_call"),
+                    (WHATSAPP_INTEGRATION, "whatsapp"),
+                )
+            ],
+        )
+        connection.executemany(
+            "INSERT INTO tags (organization_id, id, name) VALUES (?, ?, ?)",
+            [(ACME, tag, tag.removeprefix("tag_").upper()) for tag in TAGS],
+        )
+        _seed_campaign(connection)
+        connection.execute(
+            "INSERT INTO threads (id, organization_id, thread) VALUES (?, ?, ?)",
+            (THREAD_ID, ACME, json.dumps(THREAD)),
+        )
+    for organization, key in ((ACME, ACME_KEY), (OVERDRAWN, OVERDRAWN_KEY)):
+        add_api_key(database, organization, key)
+
+
+def _seed_campaign(connection: sqlite3.Connection) -> None:
+    campaign = validate_create(_CAMPAIGN).value
+    assert campaign is not None, "the seed campaign must be valid"
+    connection.execute(
+        "INSERT INTO campaigns (id, organization_id, status, created_at, agent_name, campaign)"
+        " VALUES (?, ?, 'pending', '2026-11-20T09:00:00+00:00', ?, ?)",
+        (CAMPAIGN_ID, ACME, ACME_AGENT_NAME, json.dumps(to_wire(campaign))),
+    )
+    row = {**CONTACT, "extracted_data": json.dumps(CONTACT["extracted_data"])}
+    row["tags"] = json.dumps(CONTACT["tags"])
+    columns = ", ".join(row)
+    connection.execute(
+        f"INSERT INTO contacts (campaign_id, {columns}) VALUES (?{', ?' * len(row)})",
+        (CAMPAIGN_ID, *row.values()),
+    )
+
+
+def add_api_key(database: str | Path, organization: int, key: str) -> None:
+    """Issue `key` to `organization` (the tests issue a fresh key to each test)."""
+    with closing(store.connect(database)) as connection:
+        connection.execute(
+            "INSERT INTO api_keys (key, organization_id) VALUES (?, ?)", (key, organization)
+        )
+
+
+if __name__ == "__main__":
+    seed(sys.argv[1])
+    print(f"seeded {sys.argv[1]}: API keys {ACME_KEY!r} and {OVERDRAWN_KEY!r}")
