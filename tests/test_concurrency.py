@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from campaign_rules import CampaignStatus, validate_create, validate_update
+from campaign_rules import validate_create, validate_update
 from campaign_rules._timezones import timezone_names
 from tests.support import BASES, payload
-from tests.test_cases import build_directory, build_existing, build_payload, case_files
+from tests.test_cases import build_directory, build_existing, build_payload, case_files, case_status
 
 THREADS = 8
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -62,7 +62,7 @@ def _update_call(update: dict[str, Any], directory: dict[str, Any] | None) -> Ca
 
     def call() -> Any:
         found = None if directory is None else build_directory(directory)
-        status = None if update.get("status") is None else CampaignStatus(update["status"])
+        status = case_status(update.get("status"))
         return validate_update(
             existing, copy.deepcopy(update["patch"]), status=status, directory=found
         )

@@ -56,6 +56,7 @@ from tests.test_cases import (
     build_directory,
     build_existing,
     build_payload,
+    case_status,
     run_request,
 )
 
@@ -235,6 +236,23 @@ class TestParseValues:
         assert detail.analytics == {"calls": 3}
         assert type(detail.analytics) is MappingProxyType
 
+    def test_analytics_shares_nothing_with_the_body(self) -> None:
+        class Text(str):
+            pass
+
+        class Number(int):
+            pass
+
+        snapshot = {"by_day": [{"day": Text("mon"), "calls": Number(3)}], "rate": 0.5}
+        wire = with_("create_response", "campaign.analytics", snapshot)
+        detail = value_of(parse_create_response(wire))
+        wire["campaign"]["analytics"]["by_day"][0]["calls"] = 99
+        wire["campaign"]["analytics"]["by_day"].append({})
+        assert detail.analytics == {"by_day": [{"day": "mon", "calls": 3}], "rate": 0.5}
+        day = detail.analytics["by_day"][0]  # type: ignore[index]
+        assert type(day["day"]) is str
+        assert type(day["calls"]) is int
+
     def test_a_broken_body_gives_no_value_and_a_server_error_envelope(self) -> None:
         result = parse_thread(with_("thread", "tags.1.name", 5))
         assert not result.ok
@@ -249,6 +267,26 @@ class TestParseValues:
 
 
 class TestToWire:
+    def test_a_plain_string_in_an_enum_field_is_written_as_it_is(self) -> None:
+        # A server may build a value object from the strings of its own records.
+        detail = detail_of(created("phone_call"), status="active")
+        assert to_wire(detail)["status"] == "active"
+        assert value_of(parse_create_response({"success": True, "campaign": to_wire(detail)})) == (
+            detail
+        )
+
+    def test_an_update_of_a_campaign_built_with_plain_strings_is_read(self) -> None:
+        existing = attrs.evolve(created("cooldown"), integration_type="phone_call")
+        existing = attrs.evolve(existing, cycles=attrs.evolve(existing.cycles, mode="cooldown"))
+        result = validate_update(existing, {"name": "Renamed"})
+        assert result.ok, result.violations
+        assert result.value.integration_type is IntegrationType.PHONE_CALL
+
+    @pytest.mark.parametrize("value", [object(), {"name": "x"}, None, "campaign"])
+    def test_anything_but_a_value_object_is_a_type_error(self, value: Any) -> None:
+        with pytest.raises(TypeError, match="value object"):
+            to_wire(value)
+
     def test_a_campaign_detail_with_wire_names_and_formats(self) -> None:
         assert to_wire(DETAIL) == {
             "id": 42,
@@ -498,7 +536,7 @@ def _envelopes_of_the_case_files() -> list[Any]:
             result = run_request(case)
         elif "update" in case:
             update = case["update"]
-            status = None if update.get("status") is None else CampaignStatus(update["status"])
+            status = case_status(update.get("status"))
             result = validate_update(
                 build_existing(update),
                 copy.deepcopy(update["patch"]),

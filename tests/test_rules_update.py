@@ -619,6 +619,26 @@ class TestScheduledModeOnlyAfterMerge:
         assert validate_update(existing, {"cycles": {name: None}}).value == existing
 
 
+class TestStatusIsACampaignStatus:
+    @pytest.mark.parametrize("status", [*CampaignStatus, *(s.value for s in CampaignStatus), None])
+    def test_none_and_every_campaign_status_are_taken(self, status: Any) -> None:
+        assert validate_update(created("phone_call"), {}, status=status).ok
+
+    @pytest.mark.parametrize(
+        "status", ["archived", "Finished", "finished ", "", 3, True, b"finished", ["finished"]]
+    )
+    def test_anything_else_is_a_server_error(self, status: Any) -> None:
+        result = validate_update(created("phone_call"), {"name": "Autumn"}, status=status)
+        assert found(result) == [
+            (ErrorKey.SERVER_ERROR, None, "update.status_is_a_campaign_status")
+        ]
+        assert result.status == 500
+
+    def test_a_finished_string_is_the_finished_status(self) -> None:
+        result = validate_update(created("phone_call"), {"name": "x"}, status="finished")
+        assert result.keys == (ErrorKey.CAMPAIGN_FINISHED,)
+
+
 class TestCampaignNotFinished:
     @pytest.mark.parametrize(
         "patch",

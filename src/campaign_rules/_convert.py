@@ -2,7 +2,8 @@
 
 This is the only module that knows wire names (`startTime`) and wire formats (`"09:00"`,
 `"2026-03-01"`, `"2026-03-01T09:00:00+00:00"`). It serves the creation input and every response
-model alike, for the server and the SDK. It structures only bodies that passed every rule,
+model alike, for the server and the SDK: it writes every value object, and structures the
+response models (and their schedules) from bodies that passed every response rule,
 reading them through `campaign_rules._json`, so a hostile subclass among the values runs no
 code of its own here either. Members a model does not hold are left behind (D-tolerant-reading).
 
@@ -19,6 +20,8 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+import attrs
+
 from campaign_rules._enums import (
     CampaignStatus,
     ContactStatus,
@@ -32,7 +35,14 @@ from campaign_rules._formats import (
     parse_date_time,
     parse_response_time,
 )
-from campaign_rules._json import as_boolean, as_integer, as_string, read_list, read_object
+from campaign_rules._json import (
+    as_boolean,
+    as_integer,
+    as_string,
+    plain_json_copy,
+    read_list,
+    read_object,
+)
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 from campaign_rules._response_models import (
     AgentRef,
@@ -169,8 +179,7 @@ def _converter() -> cattrs.Converter:
     converter.register_structure_hook(str, _validated(as_string))
     converter.register_structure_hook(int, _validated(as_integer))
     converter.register_structure_hook(bool, _validated(as_boolean))
-    # Response windows may carry seconds (D-response-times); creation input is HH:MM only, and
-    # its rules have checked that before anything is structured.
+    # Response windows may carry seconds (D-response-times).
     converter.register_structure_hook(
         datetime.time, _validated(lambda v: parse_response_time(as_string(v) or ""))
     )
@@ -191,10 +200,13 @@ def _converter() -> cattrs.Converter:
         lambda type_: lambda items: [converter.unstructure(item) for item in items],
     )
     converter.register_structure_hook_func(_is_mapping, _mapping_hook)
+    # The mapping hook's copies are plain JSON, so a shallow copy is the wire form.
     converter.register_unstructure_hook_func(_is_mapping, dict)
     for enum_type in _ENUMS:
         converter.register_structure_hook(enum_type, lambda v, t: t(as_string(v)))
-        converter.register_unstructure_hook(enum_type, lambda member: member.value)
+        # `str` writes a member as its value, and a plain string (a server may build a value
+        # object from its own records' strings) as it is.
+        converter.register_unstructure_hook(enum_type, str)
     converter.register_unstructure_hook(datetime.time, _time_text)
     converter.register_unstructure_hook(datetime.date, datetime.date.isoformat)
     converter.register_unstructure_hook(datetime.datetime, _date_time_text)
@@ -214,12 +226,15 @@ def _tuple_hook(
 
 
 def _mapping_hook(value: object, type_: Any) -> dict[str, object]:
-    """A free-form map: its members as they are, or as plain strings for `Mapping[str, str]`."""
-    # The response rules have checked the size and that every name is a string.
+    """A free-form map, copied as plain JSON: its strings for `Mapping[str, str]`.
+
+    The response rules have checked its size, its names, and (for `analytics`) that it is
+    plain JSON within the caps, so the copy shares nothing with the body (D-response-caps).
+    """
     items: Iterable[tuple[str, object]] = dict.items(value)  # type: ignore[arg-type]
     if type_.__args__[1] is str:
         return {str.__str__(name): as_string(member) for name, member in items}
-    return {str.__str__(name): member for name, member in items}
+    return {str.__str__(name): plain_json_copy(member) for name, member in items}
 
 
 # Per-field wire forms that differ from their type's: spec 2.5's `last_call_at`.
@@ -269,5 +284,8 @@ def to_wire(value: WireModel) -> dict[str, Any]:
     response model as a body its `parse_*` function reads as the same value. Optional members
     that are absent are left out; date-times are RFC 3339 with a `T` (D-date-times).
     """
+    if not attrs.has(type(value)):
+        # A programming error, not bad input: the type says what `to_wire` takes.
+        raise TypeError(f"to_wire takes a value object of campaign_rules, not {type(value)!r}")
     wire: dict[str, Any] = _converter().unstructure(value)
     return wire

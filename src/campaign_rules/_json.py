@@ -26,6 +26,7 @@ __all__ = [
     "item_path",
     "json_type",
     "member_path",
+    "plain_json_copy",
     "plain_json_problem",
     "read_list",
     "read_object",
@@ -202,3 +203,26 @@ def plain_json_problem(value: object, *, max_depth: int, max_values: int) -> str
             children = dict.values(current)  # type: ignore[arg-type]
         pending.extend((child, depth + 1) for child in children)
     return None
+
+
+def plain_json_copy(value: object) -> object:
+    """A copy of plain JSON made of built-in values only: no subclass, nothing shared.
+
+    Only for a value `plain_json_problem` has passed, whose depth is capped, so the recursion
+    is as shallow as that cap. Subclass instances become their base type's plain value, read
+    through the base type's own methods.
+    """
+    kind = json_type(value)
+    if kind == "object":
+        members: Iterable[tuple[str, object]] = dict.items(value)  # type: ignore[arg-type]
+        return {str.__str__(name): plain_json_copy(member) for name, member in members}
+    if kind == "array":
+        items: Iterable[object] = list.__iter__(value)  # type: ignore[arg-type]
+        return [plain_json_copy(item) for item in items]
+    if kind == "string":
+        return as_string(value)
+    if type(value) is bool or value is None:
+        return value
+    if issubclass(type(value), int):
+        return int.__int__(value)  # type: ignore[arg-type]
+    return float.__float__(value)  # type: ignore[arg-type]

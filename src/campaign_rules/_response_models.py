@@ -98,7 +98,8 @@ class CampaignDetail:
 
     `created_at` is aware (D-date-times). `scheduling` is an empty `Schedule` for a campaign
     created without one (D-detail-cycles). `analytics` is the opaque snapshot, `None` when the
-    service sent none; it holds plain JSON values (D-free-form-maps) and is read-only at its top.
+    service sent none; it holds plain JSON values copied from the body (D-response-caps) and is
+    read-only at its top.
     """
 
     id: int

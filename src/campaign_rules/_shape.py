@@ -1,7 +1,7 @@
 """The wire shape of the campaign creation input: each object's members and their JSON types.
 
 Read from the field tables of spec 2.1, 2.3 and 2.4. The rules (known members, required
-members, JSON types), the value converter and the docs all take the shape from here.
+members, JSON types), the JSON Schema export and the docs all take the shape from here.
 """
 
 from __future__ import annotations

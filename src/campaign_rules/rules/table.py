@@ -48,6 +48,7 @@ __all__ = [
 Subject = TypeVar("Subject")
 
 _400 = ErrorKey.INVALID_REQUEST
+_500 = ErrorKey.SERVER_ERROR
 
 
 @attrs.frozen
@@ -108,6 +109,7 @@ LOOKUP_RULES: tuple[Rule[Document], ...] = (
 
 # Updates: checked on the change itself, before the creation rules run on the merged campaign.
 UPDATE_RULES: tuple[Rule[Change], ...] = (
+    Rule("update.status_is_a_campaign_status", _500, "spec 2.2; D-update-status", update.status_is_a_campaign_status),
     Rule("update.patch_is_object", _400, "D-merge-patch", update.patch_is_object),
     Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract", update.owner_fields_immutable),
     Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", update.cycles_enabled_immutable),
@@ -118,7 +120,6 @@ UPDATE_RULES: tuple[Rule[Change], ...] = (
 
 # Responses: what an SDK reads (and a server may check before sending). A broken body is the
 # server's fault: SERVER_ERROR (D-response-violations).
-_500 = ErrorKey.SERVER_ERROR
 RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
     Rule("response.body_is_object", _500, "spec 4.1-4.3, 5, 7.1", responses.body_is_object),
     Rule("response.sizes_within_caps", _500, "D-response-caps", responses.sizes_within_caps),

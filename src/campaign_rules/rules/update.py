@@ -20,7 +20,11 @@ __all__ = [
     "cycles_mode_immutable",
     "owner_fields_immutable",
     "patch_is_object",
+    "status_is_a_campaign_status",
 ]
+
+
+_STATUS_VALUES = frozenset(status.value for status in CampaignStatus)
 
 
 def patch_is_object(change: Change) -> Iterator[Finding]:
@@ -63,6 +67,13 @@ def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
     for name, value in block.items():
         if name != "enabled" and value is not None:
             yield Finding(member_path("cycles", name), message)
+
+
+def status_is_a_campaign_status(change: Change) -> Iterator[Finding]:
+    """The `status` a server passes is `None` or a campaign status (spec 2.2; D-update-status)."""
+    status = change.status
+    if status is not None and as_string(status) not in _STATUS_VALUES:
+        yield Finding(None, "the current status of the campaign must be a campaign status")
 
 
 def campaign_not_finished(change: Change) -> Iterator[Finding]:
