@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from tests.test_cases import build_payload, case_files
+from tests.test_cases import build_payload, case_files, is_creation_case
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -20,8 +20,11 @@ def seeds() -> dict[str, object]:
     inputs: dict[str, object] = {}
     for stem, doc in case_files().items():
         for index, case in enumerate(doc["cases"]):
-            value = case["update"]["patch"] if "update" in case else build_payload(case)
-            inputs[f"{stem}-{index}.json"] = value
+            if "update" in case:
+                inputs[f"{stem}-{index}.json"] = case["update"]["patch"]
+            elif is_creation_case(case):
+                inputs[f"{stem}-{index}.json"] = build_payload(case)
+            # Response, request and lifecycle cases hold no body the harness reads.
     for example in sorted(EXAMPLES.glob("*.json")):
         inputs[f"example-{example.name}"] = json.loads(example.read_text(encoding="utf-8"))
     return inputs

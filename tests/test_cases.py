@@ -160,6 +160,11 @@ def build_existing(update: dict[str, Any]) -> CampaignCreate:
     return created.value
 
 
+def is_creation_case(case: dict[str, Any]) -> bool:
+    """Whether the case builds a creation payload (`payload`, or `base` with `set` and `drop`)."""
+    return "payload" in case or "base" in case
+
+
 def case_status(text: str | None) -> CampaignStatus | str | None:
     """An update case's `status`: the `CampaignStatus` it names, or the text itself when none.
 

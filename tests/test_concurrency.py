@@ -21,7 +21,14 @@ import pytest
 from campaign_rules import validate_create, validate_update
 from campaign_rules._timezones import timezone_names
 from tests.support import BASES, payload
-from tests.test_cases import build_directory, build_existing, build_payload, case_files, case_status
+from tests.test_cases import (
+    build_directory,
+    build_existing,
+    build_payload,
+    case_files,
+    case_status,
+    is_creation_case,
+)
 
 THREADS = 8
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -39,7 +46,7 @@ def corpus() -> list[Callable[[], Any]]:
             directory = case.get("directory")
             if "update" in case:
                 calls.append(_update_call(case["update"], directory))
-            elif "payload" in case or "base" in case:
+            elif is_creation_case(case):
                 calls.append(_create_call(build_payload(case), directory))
             # Other cases (responses, requests, transitions) are not creation or update bodies.
     for base in BASES:

@@ -33,7 +33,7 @@ from campaign_rules._schema import SCHEMA_EXCEPTIONS
 from campaign_rules.strategies import create_payloads, invalid_create_payloads, is_plain_json
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
 from tests.support import payload
-from tests.test_cases import all_cases, build_existing, build_payload
+from tests.test_cases import all_cases, build_existing, build_payload, is_creation_case
 
 ROOT = Path(__file__).parent.parent
 SCHEMA_FILE = ROOT / "schema" / "campaign-create.schema.json"
@@ -85,7 +85,7 @@ def case_payloads() -> Iterator[tuple[str, Any]]:
         if "update" in case:
             existing = to_wire(build_existing(case["update"]))
             yield f"{where} (merged)", merge(existing, case["update"]["patch"])
-        elif "payload" in case or "base" in case:
+        elif is_creation_case(case):
             yield where, build_payload(case)
         # Other cases (responses, path parameters, headers, transitions) hold no creation body.
 
