@@ -41,6 +41,7 @@ __all__ = [
     "RATE_LIMIT_BURST",
     "RATE_LIMIT_PERIOD_NS",
     "RATE_LIMIT_REQUESTS",
+    "RATE_LIMIT_SWEEP_FLOOR",
     "RESPONSE_ARRAY_MAX_ITEMS",
     "RESPONSE_MAP_MAX_MEMBERS",
     "RESPONSE_OPAQUE_MAX_DEPTH",
@@ -161,6 +162,9 @@ AUTHORIZATION_MAX_LENGTH: Final = 4096
 RATE_LIMIT_REQUESTS: Final = 12
 RATE_LIMIT_PERIOD_NS: Final = 1_000_000_000
 RATE_LIMIT_BURST: Final = 12
+# D-rate-limit: below this many keys the limiter's table is never swept; above it, a sweep runs
+# when the table has doubled since the last one, so sweeping costs O(1) amortized per request.
+RATE_LIMIT_SWEEP_FLOOR: Final = 1024
 
 # spec 4.1 rule 2, D-idempotency: a stored response is replayed for 24 hours.
 IDEMPOTENCY_WINDOW_SECONDS: Final = 24 * 60 * 60

@@ -20,8 +20,13 @@ from typing import ClassVar, Final
 import attrs
 
 from campaign_rules._enums import ErrorKey
-from campaign_rules._json import as_integer, as_string
-from campaign_rules._limits import RATE_LIMIT_BURST, RATE_LIMIT_PERIOD_NS, RATE_LIMIT_REQUESTS
+from campaign_rules._json import as_string
+from campaign_rules._limits import (
+    RATE_LIMIT_BURST,
+    RATE_LIMIT_PERIOD_NS,
+    RATE_LIMIT_REQUESTS,
+    RATE_LIMIT_SWEEP_FLOOR,
+)
 from campaign_rules._results import Outcome
 from campaign_rules._violations import Violation
 
@@ -29,9 +34,6 @@ __all__ = ["RULE_ID", "RateLimiter", "RateResult"]
 
 RULE_ID: Final = "rate.within_limit"
 _NS_PER_SECOND: Final = 1_000_000_000
-# D-rate-limit: below this many keys the table is never swept; above it, a sweep runs when the
-# table has doubled since the last one, so sweeping costs O(1) amortized per request.
-_SWEEP_FLOOR: Final = 1024
 
 
 @attrs.frozen
@@ -95,7 +97,7 @@ class RateLimiter:
         self._interval = period_ns
         self._tolerance = (burst - 1) * period_ns
         self._arrivals: dict[str, int] = {}  # key -> TAT, in the same units
-        self._latest: int | None = None  # the latest clock reading seen, in the same units
+        self._latest: int | None = None  # the latest reading seen, in the same units: prune only
         self._swept_size = 0
 
     def __len__(self) -> int:
@@ -106,52 +108,57 @@ class RateLimiter:
         """Count one request of `key` at `now_ns` if the rate allows it (D-rate-limit).
 
         `key` is the API key (a string); `now_ns` is a reading of a monotonic clock in integer
-        nanoseconds (`time.monotonic_ns()`). A reading earlier than one already seen counts as
-        that latest one: time going backwards never grants a request. When refused,
-        `retry_after_ns` is the exact wait, from the later of the two: at that time the request
-        is allowed, a nanosecond before it is not. Never raises for any key or clock value.
+        nanoseconds (`time.monotonic_ns()`), an exact `int`. Each request is decided on its own
+        reading, so one wrong reading changes no other key's decisions. A key's theoretical
+        arrival time never moves back, so a reading earlier than one already seen never grants
+        that key more than its burst. When refused, `retry_after_ns` is the exact wait from
+        `now_ns`: at that time the request is allowed, a nanosecond before it is not. Never
+        raises for any key or clock value.
         """
-        name, reading = as_string(key), as_integer(now_ns)
+        name, reading = as_string(key), _reading(now_ns)
         if name is None or reading is None:
             return _unusable("key" if name is None else "clock")
-        now = self._advance(reading)
+        now = reading * self._requests
+        self._note(now)
         arrival = self._arrivals.get(name, now)
         earliest = arrival - self._tolerance
         if now < earliest:
             wait = -((now - earliest) // self._requests)  # ceiling division
             return _limited(wait)
         self._arrivals[name] = max(arrival, now) + self._interval
-        if len(self._arrivals) > max(_SWEEP_FLOOR, 2 * self._swept_size):
-            self._sweep()
+        if len(self._arrivals) > max(RATE_LIMIT_SWEEP_FLOOR, 2 * self._swept_size):
+            # As of this request's own reading: a wrong reading far ahead empties the table
+            # at most once, rather than at every later sweep.
+            self._sweep(now)
         return RateResult(value=name, violations=())
 
     def prune(self, now_ns: object) -> int:
         """Drop every entry that no longer limits its key at `now_ns`; return how many.
 
         An entry whose TAT is not after the clock is the same as no entry. A reading that is
-        not an integer, or earlier than one already seen, prunes as of the latest one seen.
+        not an exact `int` prunes as of the latest reading seen (nothing when none was seen).
         """
-        reading = as_integer(now_ns)
-        if reading is not None:
-            self._advance(reading)
+        reading = _reading(now_ns)
+        now = self._latest if reading is None else reading * self._requests
         before = len(self._arrivals)
-        self._sweep()
+        if now is not None:
+            self._note(now)
+            self._sweep(now)
         return before - len(self._arrivals)
 
-    def _advance(self, reading: int) -> int:
-        """Move the clock to `reading` (in the limiter's units), unless it is behind; return it."""
-        now = reading * self._requests
-        if self._latest is not None and self._latest > now:
-            now = self._latest
-        self._latest = now
-        return now
+    def _note(self, now: int) -> None:
+        """Keep the latest reading (in the limiter's units): only `prune` without one uses it."""
+        if self._latest is None or now > self._latest:
+            self._latest = now
 
-    def _sweep(self) -> None:
-        latest = self._latest
-        if latest is None:
-            return
-        self._arrivals = {name: tat for name, tat in self._arrivals.items() if tat > latest}
+    def _sweep(self, now: int) -> None:
+        self._arrivals = {name: tat for name, tat in self._arrivals.items() if tat > now}
         self._swept_size = len(self._arrivals)
+
+
+def _reading(now_ns: object) -> int | None:
+    """The clock reading when it is an exact `int` (D-rate-limit): not a bool, float or subclass."""
+    return now_ns if type(now_ns) is int else None
 
 
 def _limited(wait_ns: int) -> RateResult:
