@@ -92,6 +92,22 @@ class TestDecision:
         assert decide(record, PRINT, 10**400 + DAY).action is IdempotencyAction.EXECUTE
 
 
+class TestRecord:
+    def test_a_record_with_a_dict_body_can_be_hashed(self) -> None:
+        same = IdempotencyRecord(fingerprint=PRINT, status=201, body=dict(RESPONSE), stored_at=1e3)
+        assert hash(RECORD) == hash(same)
+        assert {RECORD, same} == {RECORD}
+
+    def test_records_that_differ_only_in_body_are_not_equal(self) -> None:
+        other = attrs.evolve(RECORD, body={"success": False})
+        assert other != RECORD
+        assert len({RECORD, other}) == 2
+
+    def test_a_replay_decision_can_be_hashed(self) -> None:
+        decision = decide(RECORD, PRINT, 1_000.0)
+        assert hash(decision) == hash(decide(RECORD, PRINT, 1_000.0))
+
+
 class TestServerErrors:
     @pytest.mark.parametrize(
         ("stored", "fingerprint", "window"),

@@ -58,7 +58,9 @@ class IdempotencyRecord:
 
     fingerprint: str
     status: int
-    body: object
+    # A JSON body is usually a dict, which cannot be hashed: the record hashes without it (two
+    # records that differ only in body hash alike, and still compare unequal).
+    body: object = attrs.field(hash=False)
     stored_at: float
 
 
