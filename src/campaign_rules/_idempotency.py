@@ -17,7 +17,11 @@ import attrs
 
 from campaign_rules._enums import ErrorKey
 from campaign_rules._json import as_integer, as_string, json_type
-from campaign_rules._limits import IDEMPOTENCY_WINDOW_SECONDS
+from campaign_rules._limits import (
+    HTTP_STATUSES,
+    IDEMPOTENCY_STORED_STATUSES,
+    IDEMPOTENCY_WINDOW_SECONDS,
+)
 from campaign_rules._results import Outcome
 from campaign_rules._violations import Violation
 from campaign_rules.rules.request import IDEMPOTENCY_KEY_FIELD
@@ -33,8 +37,6 @@ __all__ = [
 
 RULE_ID: Final = "idempotency.same_request_for_key"
 _REUSED: Final = "this Idempotency-Key was already used for a different request"
-# D-idempotency: responses given before the request began to run; they are not stored.
-_NOT_RUN: Final = frozenset({400, 401, 429})
 
 
 class IdempotencyAction(enum.StrEnum):
@@ -130,16 +132,13 @@ def is_storable_status(status: object) -> bool:
     before anything ran, so the client may fix it and retry with the same key), 401 and 429
     (the request never ran), and 1xx and 3xx, which a create never answers.
     """
-    code = as_integer(status)
-    if code is None or type(status) is float:
-        return False
-    return (200 <= code < 300 or 400 <= code < 600) and code not in _NOT_RUN
+    return as_integer(status) in IDEMPOTENCY_STORED_STATUSES
 
 
 def _readable(record: IdempotencyRecord) -> IdempotencyRecord | None:
     """The record with plain values, or `None` when its fingerprint or status is unusable."""
     fingerprint, status = as_string(record.fingerprint), as_integer(record.status)
-    if fingerprint is None or status is None or not 100 <= status <= 599:
+    if fingerprint is None or status is None or status not in HTTP_STATUSES:
         return None
     return attrs.evolve(record, fingerprint=fingerprint, status=status)
 

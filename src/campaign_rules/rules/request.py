@@ -9,7 +9,12 @@ from collections.abc import Iterator
 from typing import Final
 
 from campaign_rules._json import as_string
-from campaign_rules._limits import IDEMPOTENCY_KEY_MAX_LENGTH, PATH_ID_MAX, THREAD_ID_MAX_LENGTH
+from campaign_rules._limits import (
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    PATH_ID_MAX,
+    THREAD_ID_MAX_LENGTH,
+    VISIBLE_ASCII,
+)
 from campaign_rules._paths import ContactPathParameters, is_thread_id, read_path_id
 from campaign_rules._violations import Finding
 
@@ -21,7 +26,6 @@ __all__ = [
 ]
 
 _ID_RANGE: Final = f"a decimal integer from 1 to {PATH_ID_MAX} without leading zeros"
-_VISIBLE_ASCII: Final = frozenset(map(chr, range(0x21, 0x7F)))
 # D-idempotency-key: the header's own name is the field of its violation.
 IDEMPOTENCY_KEY_FIELD: Final = "Idempotency-Key"
 
@@ -55,7 +59,7 @@ def idempotency_key_is_visible_ascii(value: object) -> Iterator[Finding]:
     if (
         text is None
         or not 0 < len(text) <= IDEMPOTENCY_KEY_MAX_LENGTH
-        or not _VISIBLE_ASCII.issuperset(text)
+        or not VISIBLE_ASCII.issuperset(text)
     ):
         yield Finding(
             IDEMPOTENCY_KEY_FIELD,
