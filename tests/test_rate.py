@@ -10,7 +10,7 @@ from http import HTTPStatus
 
 import pytest
 
-from campaign_rules import ErrorKey, RateLimiter, RateResult
+from campaign_rules import ErrorKey, RateLimiter, RateResult, check_thread_path, parse_error
 
 SECOND = 1_000_000_000
 INTERVAL = SECOND / 12  # 83,333,333.3 ns
@@ -76,6 +76,41 @@ class TestDefaults:
         for _ in range(1000):
             assert not limiter.acquire("k", 1).ok
         assert limiter.acquire("k", 83_333_334).ok
+
+
+class TestThreadBody:
+    """D-rate-scope: a refused thread request answers the body of spec 7.4."""
+
+    def test_a_limited_thread_request_gets_the_integer_error_body(self) -> None:
+        limiter = RateLimiter(burst=1)
+        limiter.acquire("k", 0)
+        refused = limiter.acquire("k", 0)
+        assert refused.thread_body() == {
+            "error": 429,
+            "message": "too many requests: retry after 1 second",
+        }
+        assert refused.thread_body() == {
+            "error": refused.status,
+            "message": refused.envelope()["message"],
+        }  # type: ignore[index]
+
+    def test_an_allowed_request_has_no_body(self) -> None:
+        assert RateLimiter().acquire("k", 0).thread_body() is None
+
+    def test_an_unusable_clock_gets_a_500_body(self) -> None:
+        body = RateLimiter().acquire("k", 5.0).thread_body()
+        assert body is not None
+        assert body["error"] == 500
+
+    def test_the_body_has_the_shape_a_thread_path_error_has(self) -> None:
+        limiter = RateLimiter(burst=1)
+        limiter.acquire("k", 0)
+        limited = limiter.acquire("k", 0).thread_body()
+        malformed = check_thread_path("..").envelope()
+        assert limited is not None
+        assert malformed is not None
+        assert limited.keys() == malformed.keys()
+        assert parse_error(429, limited).ok
 
 
 class TestRetryAfterHeader:

@@ -27,7 +27,7 @@ from campaign_rules._limits import (
     RATE_LIMIT_REQUESTS,
     RATE_LIMIT_SWEEP_FLOOR,
 )
-from campaign_rules._results import Outcome
+from campaign_rules._results import Outcome, status_body
 from campaign_rules._violations import Violation
 
 __all__ = ["RULE_ID", "RateLimiter", "RateResult"]
@@ -43,7 +43,9 @@ class RateResult(Outcome[str]):
     `value` is the key when the request is allowed. When it is not, the violation is
     `RATE_LIMITED` (429), with `retry_after_ns` the exact wait in nanoseconds; or
     `SERVER_ERROR` (500) when the key or the clock given was unusable (D-rate-limit).
-    `status` is 200 when allowed (the request goes on).
+    `status` is 200 when allowed (the request goes on). `envelope()` is the error envelope of
+    spec 7.1 (create, contact retrieval); `thread_body()` is the body a thread request answers
+    with (spec 7.4, D-rate-scope).
     """
 
     retry_after_ns: int = 0
@@ -54,6 +56,15 @@ class RateResult(Outcome[str]):
     def retry_after(self) -> float:
         """The wait before the request would be allowed, in seconds (0.0 when allowed)."""
         return self.retry_after_ns / _NS_PER_SECOND
+
+    def thread_body(self) -> dict[str, object] | None:
+        """The body of spec 7.4 for a refused `GET /thread/{id}`; `None` when allowed.
+
+        Thread errors are `{"error": <status>, "message": ...}` (spec 7.4), not the envelope of
+        spec 7.1: `{"error": 429, "message": ...}` when limited (D-rate-scope), as
+        `ThreadPathResult.envelope()` gives for a malformed thread id.
+        """
+        return status_body(self.primary)
 
     def headers(self) -> dict[str, str]:
         """The response headers: `Retry-After` in whole seconds, rounded up, when limited.
