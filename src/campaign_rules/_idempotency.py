@@ -15,28 +15,24 @@ from typing import ClassVar, Final
 
 import attrs
 
-from campaign_rules._enums import ErrorKey
 from campaign_rules._json import as_integer, as_string, json_type
 from campaign_rules._limits import (
     HTTP_STATUSES,
     IDEMPOTENCY_STORED_STATUSES,
     IDEMPOTENCY_WINDOW_SECONDS,
 )
+from campaign_rules._request_state import IdempotencyState
 from campaign_rules._results import Outcome
-from campaign_rules._violations import Violation
-from campaign_rules.rules.request import IDEMPOTENCY_KEY_FIELD
+from campaign_rules._runner import run_rules
+from campaign_rules.rules.table import IDEMPOTENCY_RULES
 
 __all__ = [
-    "RULE_ID",
     "IdempotencyAction",
     "IdempotencyDecision",
     "IdempotencyRecord",
     "decide_idempotency",
     "is_storable_status",
 ]
-
-RULE_ID: Final = "idempotency.same_request_for_key"
-_REUSED: Final = "this Idempotency-Key was already used for a different request"
 
 
 class IdempotencyAction(enum.StrEnum):
@@ -88,6 +84,9 @@ class IdempotencyDecision(Outcome[IdempotencyRecord]):
         return super().status
 
 
+_EXECUTE: Final = IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+
+
 def decide_idempotency(
     stored: object,
     fingerprint: object,
@@ -106,21 +105,20 @@ def decide_idempotency(
     """
     incoming, window = as_string(fingerprint), _seconds(window_seconds)
     if incoming is None or window is None or window < 0:
-        return _server_error("an unusable fingerprint or window")
+        return _refused(IdempotencyState("an unusable fingerprint or window", reused=False))
     if stored is None:
-        return IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+        return _EXECUTE
     if type(stored) is not IdempotencyRecord:
-        return _server_error("a stored entry that is not an IdempotencyRecord")
+        unusable = "a stored entry that is not an IdempotencyRecord"
+        return _refused(IdempotencyState(unusable, reused=False))
     record = _readable(stored)
     if record is None:
-        return _server_error("a stored entry with an unusable fingerprint or status")
+        unusable = "a stored entry with an unusable fingerprint or status"
+        return _refused(IdempotencyState(unusable, reused=False))
     if _expired(record.stored_at, now, window):
-        return IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+        return _EXECUTE
     if record.fingerprint != incoming:
-        violation = Violation(ErrorKey.INVALID_REQUEST, IDEMPOTENCY_KEY_FIELD, _REUSED, RULE_ID)
-        return IdempotencyDecision(
-            value=None, violations=(violation,), action=IdempotencyAction.REJECT
-        )
+        return _refused(IdempotencyState(None, reused=True))
     return IdempotencyDecision(value=record, violations=(), action=IdempotencyAction.REPLAY)
 
 
@@ -159,9 +157,8 @@ def _seconds(value: object) -> Fraction | None:
     return Fraction(number) if math.isfinite(number) else None
 
 
-def _server_error(what: str) -> IdempotencyDecision:
-    # D-idempotency: the server's own arguments are its bug, not the client's: refuse the
-    # request (fail closed: nothing runs twice) as a server error.
-    message = f"the idempotency check was given {what}"
-    violation = Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID)
-    return IdempotencyDecision(value=None, violations=(violation,), action=IdempotencyAction.REJECT)
+def _refused(state: IdempotencyState) -> IdempotencyDecision:
+    # D-idempotency: a reused key, or the server's own unusable arguments (its bug, not the
+    # client's): refuse the request (fail closed: nothing runs twice).
+    violations = run_rules(state, IDEMPOTENCY_RULES)
+    return IdempotencyDecision(value=None, violations=violations, action=IdempotencyAction.REJECT)

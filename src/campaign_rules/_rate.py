@@ -19,7 +19,6 @@ from typing import ClassVar, Final
 
 import attrs
 
-from campaign_rules._enums import ErrorKey
 from campaign_rules._json import as_string
 from campaign_rules._limits import (
     RATE_LIMIT_BURST,
@@ -27,12 +26,13 @@ from campaign_rules._limits import (
     RATE_LIMIT_REQUESTS,
     RATE_LIMIT_SWEEP_FLOOR,
 )
+from campaign_rules._request_state import RateRequest, whole_seconds
 from campaign_rules._results import Outcome, status_body
-from campaign_rules._violations import Violation
+from campaign_rules._runner import run_rules
+from campaign_rules.rules.table import RATE_RULES
 
-__all__ = ["RULE_ID", "RateLimiter", "RateResult"]
+__all__ = ["RateLimiter", "RateResult"]
 
-RULE_ID: Final = "rate.within_limit"
 _NS_PER_SECOND: Final = 1_000_000_000
 
 
@@ -74,7 +74,7 @@ class RateResult(Outcome[str]):
         """
         if self.retry_after_ns <= 0:
             return {}
-        return {"Retry-After": str(_whole_seconds(self.retry_after_ns))}
+        return {"Retry-After": str(whole_seconds(self.retry_after_ns))}
 
 
 class RateLimiter:
@@ -127,21 +127,28 @@ class RateLimiter:
         raises for any key or clock value.
         """
         name, reading = as_string(key), _reading(now_ns)
-        if name is None or reading is None:
-            return _unusable("key" if name is None else "clock")
+        # D-rate-limit: an unusable key or clock is the caller's bug: refused, counted nowhere.
+        wait = 0 if name is None or reading is None else self._admit(name, reading)
+        request = RateRequest(name, reading, wait)
+        violations = run_rules(request, RATE_RULES)
+        return RateResult(
+            value=None if violations else name, violations=violations, retry_after_ns=wait
+        )
+
+    def _admit(self, name: str, reading: int) -> int:
+        """Count the request when the rate allows it and return 0, else the exact wait in ns."""
         now = reading * self._requests
         self._note(now)
         arrival = self._arrivals.get(name, now)
         earliest = arrival - self._tolerance
         if now < earliest:
-            wait = -((now - earliest) // self._requests)  # ceiling division
-            return _limited(wait)
+            return -((now - earliest) // self._requests)  # ceiling division
         self._arrivals[name] = max(arrival, now) + self._interval
         if len(self._arrivals) > max(RATE_LIMIT_SWEEP_FLOOR, 2 * self._swept_size):
             # As of this request's own reading: a wrong reading far ahead empties the table
             # at most once, rather than at every later sweep.
             self._sweep(now)
-        return RateResult(value=name, violations=())
+        return 0
 
     def prune(self, now_ns: object) -> int:
         """Drop every entry that no longer limits its key at `now_ns`; return how many.
@@ -170,24 +177,3 @@ class RateLimiter:
 def _reading(now_ns: object) -> int | None:
     """The clock reading when it is an exact `int` (D-rate-limit): not a bool, float or subclass."""
     return now_ns if type(now_ns) is int else None
-
-
-def _limited(wait_ns: int) -> RateResult:
-    seconds = _whole_seconds(wait_ns)
-    unit = "second" if seconds == 1 else "seconds"
-    message = f"too many requests: retry after {seconds} {unit}"
-    violation = Violation(ErrorKey.RATE_LIMITED, None, message, RULE_ID)
-    return RateResult(value=None, violations=(violation,), retry_after_ns=wait_ns)
-
-
-def _unusable(what: str) -> RateResult:
-    # D-rate-limit: a key or clock reading that is not usable is the caller's bug, not the
-    # client's: the request is refused (fail closed) as a server error, and nothing is counted.
-    message = f"the rate limiter was given an unusable {what}"
-    return RateResult(
-        value=None, violations=(Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID),)
-    )
-
-
-def _whole_seconds(nanoseconds: int) -> int:
-    return -(-nanoseconds // _NS_PER_SECOND)
