@@ -19,7 +19,11 @@ records a library bug: it is the correct expectation and must fail until the lib
 
 The request and lifecycle rules take no body: their cases give `contact_path` (`id`,
 `contact_id`), `thread_path` (`id`), `idempotency_key` (the header value, `null` when absent) or
-`transition` (`status`, `action`, optionally `billing_limit_reached`) instead.
+`transition` (`status`, `action`, optionally `billing_limit_reached`) instead. The rules on the
+state a server keeps give `fingerprint` (`body`, optionally `method` and `path`), `idempotency`
+(`stored`: `null`, an `IdempotencyRecord`'s members as an object, or any other value; then
+`fingerprint`, `now`, optionally `window_seconds`) or `rate` (`before`: `[key, now]` pairs put
+to a fresh limiter first, optionally `burst`; then the `key` and `now` judged).
 """
 
 from __future__ import annotations
@@ -36,19 +40,24 @@ import pytest
 from campaign_rules import (
     CampaignCreate,
     CampaignStatus,
+    IdempotencyRecord,
     ParseResult,
+    RateLimiter,
     catalogue,
     check_contact_path,
     check_idempotency_key,
     check_thread_path,
     check_transition,
+    decide_idempotency,
     parse_contact_response,
     parse_create_response,
     parse_error,
     parse_thread,
+    request_fingerprint,
     validate_create,
     validate_update,
 )
+from campaign_rules._limits import IDEMPOTENCY_WINDOW_SECONDS, RATE_LIMIT_BURST
 from tests.response_support import RESPONSE_BASES, drop_path, set_path
 from tests.support import BASES, DROP, STATUS, FakeDirectory, payload
 
@@ -66,8 +75,13 @@ CASE_KEYS = {
     "violations",
     "xfail",
     *("contact_path", "thread_path", "idempotency_key", "transition"),
+    *("fingerprint", "idempotency", "rate"),
 }
-REQUEST_SOURCES = ("contact_path", "thread_path", "idempotency_key", "transition")
+REQUEST_SOURCES = (
+    *("contact_path", "thread_path", "idempotency_key", "transition"),
+    *("fingerprint", "idempotency", "rate"),
+)
+RECORD_KEYS = {"fingerprint", "status", "body", "stored_at"}
 DIRECTORY_KEYS = {"agents", "integrations", "tags", "billing_reached"}
 UPDATE_KEYS = {"existing_base", "existing_set", "patch", "status"}
 RESPONSE_KEYS = {"parse", "status", "body", "base", "set", "drop"}
@@ -205,6 +219,24 @@ def run_request(case: dict[str, Any]) -> Any:
         result = check_thread_path(given["id"])
     elif source == "idempotency_key":
         result = check_idempotency_key(given)
+    elif source == "fingerprint":
+        body = given["body"]
+        result = request_fingerprint(
+            body, method=given.get("method", "POST"), path=given.get("path", "/campaigns")
+        )
+    elif source == "idempotency":
+        stored = given["stored"]
+        if type(stored) is dict and set(stored) == RECORD_KEYS:
+            stored = IdempotencyRecord(**stored)
+        window = given.get("window_seconds", IDEMPOTENCY_WINDOW_SECONDS)
+        result = decide_idempotency(
+            stored, given["fingerprint"], given["now"], window_seconds=window
+        )
+    elif source == "rate":
+        limiter = RateLimiter(burst=given.get("burst", RATE_LIMIT_BURST))
+        for key, now in given.get("before", ()):
+            limiter.acquire(key, now)
+        result = limiter.acquire(given["key"], given["now"])
     else:
         billing = given.get("billing_limit_reached", False)
         result = check_transition(given["status"], given["action"], billing_limit_reached=billing)
@@ -216,7 +248,10 @@ def check_request_case(case: dict[str, Any], expected: list[Triple]) -> None:
     result = run_request(case)
     assert triples(result) == expected
     assert result.ok is (not expected)
-    assert (result.value is None) is (not result.ok) or "idempotency_key" in case
+    # An absent Idempotency-Key, and a request to execute, are ok with no value.
+    assert (result.value is None) is (not result.ok) or {"idempotency_key", "idempotency"} & set(
+        case
+    )
     envelope = result.envelope()
     json.dumps(envelope, allow_nan=False)
     if result.ok:

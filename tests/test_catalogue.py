@@ -82,18 +82,34 @@ def test_every_decision_the_rules_page_cites_is_on_the_decisions_page():
     assert cited <= headings, cited - headings
 
 
-def test_the_checks_outside_the_table_are_listed_with_their_rule_ids():
-    from campaign_rules import RateLimiter, decide_idempotency, request_fingerprint
+def test_the_state_checks_report_rules_of_the_table():
+    # Their violations come from the rule table, so the catalogue lists their ids and keys.
+    from campaign_rules import (
+        IdempotencyRecord,
+        RateLimiter,
+        decide_idempotency,
+        request_fingerprint,
+    )
 
     limiter = RateLimiter(burst=1)
     limiter.acquire("k", 0)
-    produced = {
-        limiter.acquire("k", 0).violations[0].rule,
-        request_fingerprint(float("nan")).violations[0].rule,
-        decide_idempotency(None, None, 0).violations[0].rule,
-    }
-    page = render_markdown()
-    table_ids = {info.id for info in catalogue()}
-    for rule in produced:
-        assert f"`{rule}`" in page, rule
-        assert rule not in table_ids, rule
+    other = IdempotencyRecord(fingerprint="a", status=201, body={}, stored_at=0.0)
+    produced = [
+        limiter.acquire("k", 0).violations[0],
+        limiter.acquire(None, 0).violations[0],
+        limiter.acquire("k", 0.0).violations[0],
+        request_fingerprint(float("nan")).violations[0],
+        decide_idempotency(None, None, 0).violations[0],
+        decide_idempotency(other, "b", 0).violations[0],
+    ]
+    listed = {info.id: info.key for info in catalogue()}
+    assert [violation.rule for violation in produced] == [
+        "rate.within_limit",
+        "rate.key_is_usable",
+        "rate.clock_reading_is_usable",
+        "idempotency.body_is_plain_json",
+        "idempotency.arguments_are_usable",
+        "idempotency.same_request_for_key",
+    ]
+    for violation in produced:
+        assert listed[violation.rule] is violation.key, violation.rule

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from http import HTTPStatus
 
 import attrs
 import pytest
@@ -92,6 +93,22 @@ class TestDecision:
         assert decide(record, PRINT, 10**400 + DAY).action is IdempotencyAction.EXECUTE
 
 
+class TestRecord:
+    def test_a_record_with_a_dict_body_can_be_hashed(self) -> None:
+        same = IdempotencyRecord(fingerprint=PRINT, status=201, body=dict(RESPONSE), stored_at=1e3)
+        assert hash(RECORD) == hash(same)
+        assert {RECORD, same} == {RECORD}
+
+    def test_records_that_differ_only_in_body_are_not_equal(self) -> None:
+        other = attrs.evolve(RECORD, body={"success": False})
+        assert other != RECORD
+        assert len({RECORD, other}) == 2
+
+    def test_a_replay_decision_can_be_hashed(self) -> None:
+        decision = decide(RECORD, PRINT, 1_000.0)
+        assert hash(decision) == hash(decide(RECORD, PRINT, 1_000.0))
+
+
 class TestServerErrors:
     @pytest.mark.parametrize(
         ("stored", "fingerprint", "window"),
@@ -125,7 +142,14 @@ class TestIsStorableStatus:
         assert is_storable_status(status)
 
     @pytest.mark.parametrize(
-        "status", [100, 199, 300, 399, 400, 401, 429, 600, 201.0, True, "201", None]
+        "status",
+        [100, 199, 300, 399, 400, 401, 429, 600, 400.0, 201.5, True, "201", None, -201],
+        ids=repr,
     )
     def test_other_responses_are_not(self, status: object) -> None:
         assert not is_storable_status(status)
+
+    @pytest.mark.parametrize("status", [201.0, 404.0, 599.0, HTTPStatus.CREATED], ids=repr)
+    def test_a_status_is_read_as_any_json_integer(self, status: object) -> None:
+        # D-integral-floats: 201.0 is 201, as a path id or a record's status is.
+        assert is_storable_status(status)

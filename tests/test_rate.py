@@ -6,10 +6,11 @@ Examples at the edges; `tests/property/test_request_properties.py` has the prope
 from __future__ import annotations
 
 import copy
+from http import HTTPStatus
 
 import pytest
 
-from campaign_rules import ErrorKey, RateLimiter, RateResult
+from campaign_rules import ErrorKey, RateLimiter, RateResult, check_thread_path, parse_error
 
 SECOND = 1_000_000_000
 INTERVAL = SECOND / 12  # 83,333,333.3 ns
@@ -77,6 +78,41 @@ class TestDefaults:
         assert limiter.acquire("k", 83_333_334).ok
 
 
+class TestThreadBody:
+    """D-rate-scope: a refused thread request answers the body of spec 7.4."""
+
+    def test_a_limited_thread_request_gets_the_integer_error_body(self) -> None:
+        limiter = RateLimiter(burst=1)
+        limiter.acquire("k", 0)
+        refused = limiter.acquire("k", 0)
+        assert refused.thread_body() == {
+            "error": 429,
+            "message": "too many requests: retry after 1 second",
+        }
+        assert refused.thread_body() == {
+            "error": refused.status,
+            "message": refused.envelope()["message"],
+        }  # type: ignore[index]
+
+    def test_an_allowed_request_has_no_body(self) -> None:
+        assert RateLimiter().acquire("k", 0).thread_body() is None
+
+    def test_an_unusable_clock_gets_a_500_body(self) -> None:
+        body = RateLimiter().acquire("k", 5.0).thread_body()
+        assert body is not None
+        assert body["error"] == 500
+
+    def test_the_body_has_the_shape_a_thread_path_error_has(self) -> None:
+        limiter = RateLimiter(burst=1)
+        limiter.acquire("k", 0)
+        limited = limiter.acquire("k", 0).thread_body()
+        malformed = check_thread_path("..").envelope()
+        assert limited is not None
+        assert malformed is not None
+        assert limited.keys() == malformed.keys()
+        assert parse_error(429, limited).ok
+
+
 class TestRetryAfterHeader:
     @pytest.mark.parametrize(
         ("wait_ns", "header"),
@@ -104,8 +140,34 @@ class TestClock:
         allowed(limiter, "k", 10 * SECOND, 12)
         refused = limiter.acquire("k", 0)
         assert not refused.ok
-        # Counted from the latest reading: the same wait as at 10 s.
-        assert refused.retry_after_ns == 83_333_334
+        # Counted from its own reading: allowed at 10 s + 1/12 s, as at 10 s.
+        assert refused.retry_after_ns == 10 * SECOND + 83_333_334
+
+    def test_one_reading_far_ahead_changes_no_other_key(self) -> None:
+        limiter = RateLimiter()
+        assert limiter.acquire("a", 10**30).ok
+        allowed(limiter, "b", 0, 12)
+        assert limiter.acquire("b", 0).retry_after_ns == 83_333_334
+        assert limiter.acquire("b", 83_333_334).ok
+
+    def test_one_reading_far_ahead_leaves_its_own_key_limited_from_it(self) -> None:
+        limiter = RateLimiter(burst=1)
+        assert limiter.acquire("a", 10**30).ok
+        assert limiter.acquire("a", 0).retry_after_ns == 10**30 + 83_333_334
+
+    def test_mixing_two_clocks_limits_each_request_on_its_own_reading(self) -> None:
+        limiter = RateLimiter()
+        wall, monotonic = 1_700_000_000 * SECOND, 5 * SECOND
+        assert limiter.acquire("wall", wall).ok
+        allowed(limiter, "mono", monotonic, 12)
+        assert not limiter.acquire("mono", monotonic).ok
+        assert limiter.acquire("mono", monotonic + 83_333_334).ok
+
+    def test_a_backwards_reading_on_a_busy_key_grants_nothing_beyond_its_burst(self) -> None:
+        limiter = RateLimiter()
+        allowed(limiter, "k", 10 * SECOND, 6)
+        # Six in hand at 10 s; from an earlier reading no more than those six.
+        assert [limiter.acquire("k", 9 * SECOND).ok for _ in range(7)] == [False] * 7
 
     def test_a_huge_clock_is_exact(self) -> None:
         limiter = RateLimiter()
@@ -114,7 +176,9 @@ class TestClock:
         assert limiter.acquire("k", start).retry_after_ns == 83_333_334
 
     @pytest.mark.parametrize(
-        "reading", [None, 1.5, float("nan"), float("inf"), "0", True, [0]], ids=repr
+        "reading",
+        [None, 1.5, 5.0, 0.0, float("nan"), float("inf"), "0", True, False, [0], HTTPStatus.OK],
+        ids=repr,
     )
     def test_an_unusable_clock_is_a_server_error_and_counts_nothing(self, reading: object) -> None:
         limiter = RateLimiter(burst=1)
@@ -131,8 +195,9 @@ class TestClock:
         assert result.keys == (ErrorKey.SERVER_ERROR,)
         assert type(result) is RateResult
 
-    def test_an_integral_float_clock_is_read(self) -> None:
-        assert RateLimiter().acquire("k", 5.0).ok
+    def test_an_integral_float_clock_is_refused(self) -> None:
+        # D-rate-limit: the clock is integer nanoseconds; 5.0 is not 5 ns but a wrong clock.
+        assert RateLimiter().acquire("k", 5.0).keys == (ErrorKey.SERVER_ERROR,)
 
 
 class TestMemory:
@@ -160,6 +225,15 @@ class TestMemory:
         for index in range(100_000):
             limiter.acquire(f"key-{index}", index * SECOND)
         assert len(limiter) <= 2048
+
+    def test_a_sweep_after_a_reading_far_ahead_keeps_later_keys(self) -> None:
+        limiter = RateLimiter(burst=1)
+        limiter.acquire("ahead", 10**30)
+        for index in range(3000):
+            limiter.acquire(f"key-{index}", 0)
+        # Every key is still limited at 0: none was swept as of the reading far ahead.
+        assert len(limiter) == 3001
+        assert not limiter.acquire("key-0", 0).ok
 
     def test_prune_with_an_unusable_clock_prunes_as_of_the_latest_reading(self) -> None:
         limiter = RateLimiter()

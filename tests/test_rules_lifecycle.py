@@ -108,6 +108,16 @@ def test_the_library_table_is_the_documented_table() -> None:
     assert [action.value for action in CampaignAction] == list(ACTIONS)
 
 
+def test_the_table_cannot_be_changed() -> None:
+    with pytest.raises(TypeError):
+        TRANSITIONS[CampaignAction.ARCHIVE] = {}  # type: ignore[index]
+    with pytest.raises(TypeError):
+        TRANSITIONS[CampaignAction.ACTIVATE][CampaignStatus.FINISHED] = CampaignStatus.ACTIVE  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del TRANSITIONS[CampaignAction.PAUSE][CampaignStatus.ACTIVE]  # type: ignore[attr-defined]
+    assert CampaignStatus.FINISHED not in TRANSITIONS[CampaignAction.ACTIVATE]
+
+
 def test_a_new_campaign_is_pending() -> None:
     assert INITIAL_STATUS is CampaignStatus.PENDING
 

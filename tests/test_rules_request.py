@@ -1,7 +1,8 @@
-"""The request rules (`campaign_rules.rules.request`): path parameters and `Idempotency-Key`.
+"""The request rules (`campaign_rules.rules.request`): path parameters, `Idempotency-Key`, and
+the rules on the state a server keeps: a request's fingerprint, its key's record, its rate.
 
-Sources: spec 2.2, 2.5, 2.6, 4.1 rule 2, 4.2, 4.3, 7.4; decisions D-path-ids, D-thread-id,
-D-idempotency-key.
+Sources: spec 2.2, 2.5, 2.6, 4.1 rule 2, 4.2, 4.3, 7.4, 8; decisions D-path-ids, D-thread-id,
+D-idempotency-key, D-fingerprint, D-idempotency, D-rate-limit.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import pytest
 from campaign_rules import (
     ContactPath,
     ErrorKey,
+    IdempotencyAction,
+    IdempotencyRecord,
+    RateLimiter,
     check_contact_path,
     check_idempotency_key,
     check_thread_path,
+    decide_idempotency,
+    request_fingerprint,
 )
 
 MAX_ID = 9_007_199_254_740_991  # 2**53 - 1, written out from D-path-ids
@@ -240,3 +246,145 @@ class TestIdempotencyKeyIsVisibleAscii:
         assert result.status == 400
         assert result.value is None
         assert result.envelope()["field"] == "Idempotency-Key"
+
+
+# ---------------------------------------------------------------------------------------------
+# The state a server keeps. Each check hands its rules one subject; these tests run the public
+# check, so they prove the rule is wired as well as what it requires.
+
+PRINT = request_fingerprint({"name": "x"}).value
+RECORD = IdempotencyRecord(fingerprint=str(PRINT), status=201, body={}, stored_at=1_000)
+
+
+class TestBodyIsPlainJson:
+    RULE = (ErrorKey.INVALID_REQUEST, None, "idempotency.body_is_plain_json")
+
+    @pytest.mark.parametrize(
+        "body", [{}, [], None, 0, 1.5, "text", {"a": [1, {"b": None}]}], ids=repr
+    )
+    def test_plain_json_has_a_fingerprint(self, body: object) -> None:
+        result = request_fingerprint(body)
+        assert result.ok
+        assert len(str(result.value)) == 64
+
+    @pytest.mark.parametrize(
+        "body",
+        [float("nan"), float("-inf"), {1: "a"}, {"a": {1, 2}}, b"x", 2**4096, [[]] * 100_001],
+        ids=lambda value: type(value).__name__,
+    )
+    def test_anything_else_is_refused(self, body: object) -> None:
+        result = request_fingerprint(body)
+        assert found(result) == [self.RULE]
+        assert result.status == 400
+        assert result.value is None
+
+    def test_the_largest_integer_is_plain(self) -> None:
+        assert request_fingerprint(2**4096 - 1).ok
+
+
+class TestIdempotencyArgumentsAreUsable:
+    RULE = (ErrorKey.SERVER_ERROR, None, "idempotency.arguments_are_usable")
+
+    @pytest.mark.parametrize(
+        ("stored", "fingerprint", "window"),
+        [
+            (None, None, 10),
+            (None, 5, 10),
+            (None, PRINT, -1),
+            (None, PRINT, float("nan")),
+            ({"fingerprint": PRINT}, PRINT, 10),
+            (IdempotencyRecord(fingerprint=None, status=201, body={}, stored_at=0), PRINT, 10),  # type: ignore[arg-type]
+            (IdempotencyRecord(fingerprint="a", status=99, body={}, stored_at=0), "a", 10),
+        ],
+        ids=repr,
+    )
+    def test_unusable_arguments_are_a_server_error(
+        self, stored: object, fingerprint: object, window: object
+    ) -> None:
+        decision = decide_idempotency(stored, fingerprint, 0, window_seconds=window)
+        assert found(decision) == [self.RULE]
+        assert decision.status == 500
+        assert decision.action is IdempotencyAction.REJECT
+
+    @pytest.mark.parametrize("window", [0, 0.5, 86_400])
+    def test_a_window_of_zero_or_more_is_usable(self, window: object) -> None:
+        decision = decide_idempotency(None, PRINT, 0, window_seconds=window)
+        assert decision.ok
+        assert decision.action is IdempotencyAction.EXECUTE
+
+
+class TestSameRequestForKey:
+    RULE = (ErrorKey.INVALID_REQUEST, "Idempotency-Key", "idempotency.same_request_for_key")
+
+    def test_another_request_within_the_window_is_refused(self) -> None:
+        decision = decide_idempotency(RECORD, "0" * 64, 1_000 + 86_399)
+        assert found(decision) == [self.RULE]
+        assert decision.status == 400
+        assert decision.envelope() == {
+            "success": False,
+            "error": "INVALID_REQUEST",
+            "message": "this Idempotency-Key was already used for a different request",
+            "field": "Idempotency-Key",
+        }
+
+    def test_another_request_when_the_window_ends_executes(self) -> None:
+        decision = decide_idempotency(RECORD, "0" * 64, 1_000 + 86_400)
+        assert decision.action is IdempotencyAction.EXECUTE
+
+    def test_the_same_request_replays(self) -> None:
+        decision = decide_idempotency(RECORD, PRINT, 1_000)
+        assert decision.action is IdempotencyAction.REPLAY
+        assert decision.violations == ()
+
+
+class TestRateKeyIsUsable:
+    RULE = (ErrorKey.SERVER_ERROR, None, "rate.key_is_usable")
+
+    @pytest.mark.parametrize("key", [None, 5, b"k", ["k"]], ids=repr)
+    def test_a_key_that_is_not_a_string_is_a_server_error(self, key: object) -> None:
+        limiter = RateLimiter()
+        assert found(limiter.acquire(key, 0)) == [self.RULE]
+        assert len(limiter) == 0
+
+    @pytest.mark.parametrize("key", ["", "k", "k" * 10_000])
+    def test_any_string_is_a_key(self, key: str) -> None:
+        assert RateLimiter().acquire(key, 0).value == key
+
+
+class TestClockReadingIsUsable:
+    RULE = (ErrorKey.SERVER_ERROR, None, "rate.clock_reading_is_usable")
+
+    @pytest.mark.parametrize("now", [None, 0.0, 5.0, True, "0"], ids=repr)
+    def test_a_reading_that_is_not_an_exact_int_is_a_server_error(self, now: object) -> None:
+        limiter = RateLimiter()
+        assert found(limiter.acquire("k", now)) == [self.RULE]
+        assert len(limiter) == 0
+
+    @pytest.mark.parametrize("now", [-(10**30), -1, 0, 1, 10**30])
+    def test_any_int_is_a_reading(self, now: int) -> None:
+        assert RateLimiter().acquire("k", now).ok
+
+    def test_an_unusable_key_and_clock_are_both_reported(self) -> None:
+        result = RateLimiter().acquire(None, None)
+        assert [rule for _, _, rule in found(result)] == [
+            "rate.key_is_usable",
+            "rate.clock_reading_is_usable",
+        ]
+
+
+class TestWithinRateLimit:
+    RULE = (ErrorKey.RATE_LIMITED, None, "rate.within_limit")
+
+    def test_the_thirteenth_at_once_is_refused_and_the_twelfth_is_not(self) -> None:
+        limiter = RateLimiter()
+        assert [limiter.acquire("k", 0).ok for _ in range(12)] == [True] * 12
+        refused = limiter.acquire("k", 0)
+        assert found(refused) == [self.RULE]
+        assert refused.status == 429
+        assert refused.violations[0].message == "too many requests: retry after 1 second"
+
+    def test_a_longer_wait_says_seconds(self) -> None:
+        limiter = RateLimiter(requests=1, period_ns=2_000_000_000, burst=1)
+        limiter.acquire("k", 0)
+        message = limiter.acquire("k", 0).violations[0].message
+        assert message == "too many requests: retry after 2 seconds"

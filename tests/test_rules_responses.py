@@ -181,13 +181,15 @@ class TestErrorBodyHasAKnownShape:
 
 
 class TestErrorStatusIsAnErrorStatus:
-    @pytest.mark.parametrize("status", [400, 401, 404, 429, 500, 599, HTTPStatus.NOT_FOUND])
+    @pytest.mark.parametrize(
+        "status", [400, 401, 404, 429, 500, 599, HTTPStatus.NOT_FOUND, 400.0, 404.0, 599.0]
+    )
     def test_a_status_from_400_to_599_is_taken(self, status: int) -> None:
         assert parse_error(status, body("api_error")).ok
 
     @pytest.mark.parametrize(
         "status",
-        [399, 600, 200, 201, 0, -404, 10**30, HTTPStatus.OK],
+        [399, 600, 200, 201, 0, -404, 10**30, HTTPStatus.OK, 399.0, 600.0, 1e300],
     )
     def test_a_status_outside_400_to_599_is_refused(self, status: int) -> None:
         result = parse_error(status, body("api_error"))
@@ -197,7 +199,7 @@ class TestErrorStatusIsAnErrorStatus:
         )
 
     @pytest.mark.parametrize(
-        "status", [True, False, 404.0, 404.5, "404", None, [404], HostileObject()], ids=label
+        "status", [True, False, 404.5, float("nan"), "404", None, [404], HostileObject()], ids=label
     )
     def test_a_status_that_is_not_an_integer_is_refused(self, status: Any) -> None:
         Trap.armed = True

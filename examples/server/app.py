@@ -208,12 +208,8 @@ class CampaignService:
             return _reply(auth.status, auth.body())
         rate = limit.acquire(auth.value, self.clock())
         if not rate.ok:
-            envelope = (
-                ThreadPathResult(value=None, violations=rate.violations).envelope()
-                if thread_shaped
-                else rate.envelope()
-            )
-            return _reply(rate.status, envelope, rate.headers())
+            body = rate.thread_body() if thread_shaped else rate.envelope()
+            return _reply(rate.status, body, rate.headers())
         with closing(store.connect(self.database)) as connection:
             organization = store.organization_of(connection, auth.value)
         if organization is None:

@@ -12,14 +12,12 @@ from typing import Final
 import attrs
 
 from campaign_rules._json import as_string
-from campaign_rules._limits import AUTHORIZATION_MAX_LENGTH, AUTHORIZATION_SCHEME
+from campaign_rules._limits import AUTHORIZATION_MAX_LENGTH, AUTHORIZATION_SCHEME, VISIBLE_ASCII
 
 __all__ = ["AuthorizationResult", "parse_authorization"]
 
 # RFC 9110 section 5.5: the optional white space around a field value is not part of it.
 _OWS: Final = " \t"
-# D-authorization: the key is a run of visible ASCII characters, 0x21 to 0x7E.
-_VISIBLE_ASCII: Final = frozenset(map(chr, range(0x21, 0x7F)))
 
 _MISSING: Final = "the Authorization header is missing"
 _NOT_TEXT: Final = "the Authorization header must be text"
@@ -84,8 +82,8 @@ def parse_authorization(header_value: object) -> AuthorizationResult:
         return _refused(_NO_KEY)
     if key == rest:
         # `api-keys x` names another scheme; `api-key\tx` lacks the space.
-        return _refused(_NOT_API_KEY if rest[0] in _VISIBLE_ASCII else _NO_SPACE)
-    if not _VISIBLE_ASCII.issuperset(key):
+        return _refused(_NOT_API_KEY if rest[0] in VISIBLE_ASCII else _NO_SPACE)
+    if not VISIBLE_ASCII.issuperset(key):
         return _refused(_BAD_KEY)
     return AuthorizationResult(value=key, message=None)
 

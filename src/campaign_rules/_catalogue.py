@@ -6,16 +6,18 @@ from typing import Any
 
 import attrs
 
-from campaign_rules import _fingerprint, _idempotency, _rate
 from campaign_rules._enums import ErrorKey
 from campaign_rules._results import STATUS_OF_KEY
 from campaign_rules.rules.table import (
     CONTACT_PATH_RULES,
     CREATE_RULES,
     ERROR_RESPONSE_RULES,
+    FINGERPRINT_RULES,
     IDEMPOTENCY_KEY_RULES,
+    IDEMPOTENCY_RULES,
     LIFECYCLE_RULES,
     LOOKUP_RULES,
+    RATE_RULES,
     RESPONSE_RULES,
     THREAD_PATH_RULES,
     UPDATE_RULES,
@@ -38,13 +40,14 @@ class RuleInfo:
 
 
 def catalogue() -> tuple[RuleInfo, ...]:
-    """Every rule, by stage: creation, look-ups, update, response, error, request, lifecycle.
+    """Every rule, stage by stage, from the creation rules to the rate limit.
 
     `validate_create` runs the creation rules, then the look-ups; `validate_update` runs the
     update rules, then the creation rules and the look-ups on the merged campaign. The
     `parse_*` functions run the response rules; `parse_error` runs the error rules first. The
     request rules are run by `check_contact_path`, `check_thread_path` and
-    `check_idempotency_key`, the lifecycle rules by `check_transition`.
+    `check_idempotency_key`, the lifecycle rules by `check_transition`, the idempotency rules
+    by `request_fingerprint` and `decide_idempotency`, the rate rules by `RateLimiter.acquire`.
     """
     stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
         ("create", CREATE_RULES),
@@ -54,6 +57,8 @@ def catalogue() -> tuple[RuleInfo, ...]:
         ("error", ERROR_RESPONSE_RULES),
         ("request", (*CONTACT_PATH_RULES, *THREAD_PATH_RULES, *IDEMPOTENCY_KEY_RULES)),
         ("lifecycle", LIFECYCLE_RULES),
+        ("idempotency", (*FINGERPRINT_RULES, *IDEMPOTENCY_RULES)),
+        ("rate", RATE_RULES),
     )
     return tuple(
         RuleInfo(rule.id, rule.key, STATUS_OF_KEY[rule.key], rule.source, rule.summary, stage)
@@ -71,7 +76,9 @@ every merged update; `lookup` rules run when a `Directory` is given; `update` ru
 change itself; `response` rules run on every response body a `parse_*` function reads, after
 the `error` rules for an error body; `request` rules check path parameters and headers
 (`check_contact_path`, `check_thread_path`, `check_idempotency_key`); `lifecycle` rules check a
-status change (`check_transition`). Sources: "spec N" is a section of the service spec,
+status change (`check_transition`); `idempotency` rules judge a request's fingerprint and its
+`Idempotency-Key`'s stored record (`request_fingerprint`, `decide_idempotency`); `rate` rules
+judge a request's rate (`RateLimiter.acquire`). Sources: "spec N" is a section of the service spec,
 "D-..." an entry of [decisions.md](decisions.md).
 
 From a rule to its proof: the cases that make it fire and keep it silent are in
@@ -84,8 +91,7 @@ of its rule module (`rules/fields.py`, `tests/test_rules_fields.py`).
 """
 
 
-# The checks that judge a header or the state of a server rather than one input's members, so
-# have no place in the rule table: each is one function; its violations carry the id given here.
+# The one check whose answer is not an error key of spec 7.2, so has no place in the rule table.
 _OTHER_CHECKS: tuple[tuple[str, str, str, str, str], ...] = (
     (
         "`parse_authorization`",
@@ -94,35 +100,13 @@ _OTHER_CHECKS: tuple[tuple[str, str, str, str, str], ...] = (
         "spec 5; D-authorization",
         "`Authorization` is `api-key`, one or more spaces, and a visible ASCII key.",
     ),
-    (
-        "`RateLimiter.acquire`",
-        f"`{_rate.RULE_ID}`",
-        "`RATE_LIMITED` 429",
-        "spec 4.2, 8; D-rate-limit, D-rate-scope",
-        "At most 12 requests per second per API key and operation, in bursts of at most 12.",
-    ),
-    (
-        "`request_fingerprint`",
-        f"`{_fingerprint.RULE_ID}`",
-        "`INVALID_REQUEST` 400",
-        "spec 4.1 rule 2; D-fingerprint",
-        "An idempotent request's body is plain JSON data.",
-    ),
-    (
-        "`decide_idempotency`",
-        f"`{_idempotency.RULE_ID}`",
-        "`INVALID_REQUEST` 400",
-        "spec 4.1 rule 2; D-idempotency",
-        "An `Idempotency-Key` seen within 24 hours comes with the same request.",
-    ),
 )
 
 _OTHER_HEADER = """
-## Checks outside the rule table
+## A check outside the rule table
 
-These judge a header or the state a server keeps, not the members of one input. Given unusable
-arguments by the server itself, `RateLimiter.acquire` and `decide_idempotency` answer
-`SERVER_ERROR` (500) under the same rule id.
+`parse_authorization` answers a refused `Authorization` header with the 401 body of spec 5
+rule 3, `{error, message}`: no error key of spec 7.2 names it, so it has no rule id.
 
 | check | rule id | key and status | source | requires |
 |---|---|---|---|---|

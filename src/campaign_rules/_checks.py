@@ -21,7 +21,7 @@ from campaign_rules._lifecycle import (
     valid_targets,
 )
 from campaign_rules._paths import ContactPath, ContactPathParameters, read_path_id
-from campaign_rules._results import STATUS_OF_KEY, Outcome
+from campaign_rules._results import Outcome, status_body
 from campaign_rules._runner import run_rules
 from campaign_rules._violations import Violation
 from campaign_rules.rules.table import (
@@ -66,10 +66,7 @@ class ThreadPathResult(Outcome[str]):
 
     def envelope(self) -> dict[str, object] | None:
         """The thread error body of spec 7.4, `{"error": 404, "message": ...}`; `None` when ok."""
-        primary = self.primary
-        if primary is None:
-            return None
-        return {"error": STATUS_OF_KEY[primary.key], "message": primary.message}
+        return status_body(self.primary)
 
 
 @attrs.frozen

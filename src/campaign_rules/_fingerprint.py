@@ -18,24 +18,23 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable
-from typing import ClassVar, Final
+from typing import ClassVar
 
 import attrs
 
-from campaign_rules._enums import ErrorKey
 from campaign_rules._json import as_string
 from campaign_rules._limits import (
     FINGERPRINT_MAX_DEPTH,
     FINGERPRINT_MAX_INTEGER_BITS,
     FINGERPRINT_MAX_VALUES,
 )
+from campaign_rules._request_state import CanonicalRequest
 from campaign_rules._results import Outcome
-from campaign_rules._violations import Violation
+from campaign_rules._runner import run_rules
+from campaign_rules.rules.table import FINGERPRINT_RULES
 
-__all__ = ["RULE_ID", "FingerprintResult", "request_fingerprint"]
+__all__ = ["FingerprintResult", "request_fingerprint"]
 
-RULE_ID: Final = "idempotency.body_is_plain_json"
-_MESSAGE: Final = "the request body is not plain JSON data and cannot be made idempotent"
 _encode_string = json.encoder.encode_basestring_ascii
 
 
@@ -66,6 +65,17 @@ def request_fingerprint(
     values, an integer of more than 4096 bits), or a method or path that is not a string, has
     no fingerprint. Never raises for any value.
     """
+    request = CanonicalRequest(_canonical_text(method, path, body))
+    violations = run_rules(request, FINGERPRINT_RULES)
+    if violations or request.text is None:
+        return FingerprintResult(value=None, violations=violations)
+    # Lone surrogates are escaped by `_encode_string`, so the text is ASCII.
+    digest = hashlib.sha256(request.text.encode("ascii")).hexdigest()
+    return FingerprintResult(value=digest, violations=())
+
+
+def _canonical_text(method: object, path: object, body: object) -> str | None:
+    """The canonical JSON of `[method, path, body]`, or `None` when it is not plain JSON."""
     budget = [FINGERPRINT_MAX_VALUES]
     pieces: list[str] = []
     try:
@@ -73,12 +83,8 @@ def request_fingerprint(
             raise _NotPlainJson
         _write(pieces, [method, path, body], 0, budget)
     except _NotPlainJson:
-        violation = Violation(ErrorKey.INVALID_REQUEST, None, _MESSAGE, RULE_ID)
-        return FingerprintResult(value=None, violations=(violation,))
-    text = "".join(pieces)
-    # Lone surrogates are escaped by `_encode_string`, so the text is ASCII.
-    digest = hashlib.sha256(text.encode("ascii")).hexdigest()
-    return FingerprintResult(value=digest, violations=())
+        return None
+    return "".join(pieces)
 
 
 def _write(pieces: list[str], value: object, depth: int, budget: list[int]) -> None:

@@ -10,7 +10,11 @@ import datetime
 import operator
 from typing import Final
 
-from campaign_rules._limits import WHITESPACE
+from campaign_rules._limits import (
+    DATE_TIME_FRACTION_MAX_DIGITS,
+    DATE_TIME_MAX_LENGTH,
+    WHITESPACE,
+)
 
 __all__ = [
     "is_blank",
@@ -103,9 +107,6 @@ def parse_contact_time(text: str) -> datetime.datetime | None:
 
 
 _DATE_TIME_MIN_LENGTH: Final = len("YYYY-MM-DDTHH:MM:SS")
-# D-date-times: nine fraction digits (nanoseconds) and an offset fit; longer is refused unread.
-_DATE_TIME_MAX_LENGTH: Final = len("YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+HH:MM")
-_FRACTION_MAX_DIGITS: Final = 9
 _MICROSECOND_DIGITS: Final = 6
 
 
@@ -116,7 +117,7 @@ def parse_date_time(text: str) -> datetime.datetime | None:
     to nine digits, cut to microseconds; `Z`, `z` or `+HH:MM`/`-HH:MM`. Without an offset the
     time is taken as UTC, as is `-00:00` (RFC 3339 4.3: offset unknown).
     """
-    if not _DATE_TIME_MIN_LENGTH <= len(text) <= _DATE_TIME_MAX_LENGTH or text[10] not in "Tt ":
+    if not _DATE_TIME_MIN_LENGTH <= len(text) <= DATE_TIME_MAX_LENGTH or text[10] not in "Tt ":
         return None
     date, clock = parse_date(text[:10]), _clock(text[11:19])
     if date is None or clock is None:
@@ -125,7 +126,7 @@ def parse_date_time(text: str) -> datetime.datetime | None:
     if rest.startswith("."):
         digits = len(rest) - 1 - len(rest[1:].lstrip("0123456789"))
         # The length cap alone would let ten or more digits through before a `Z` or none.
-        if not 1 <= digits <= _FRACTION_MAX_DIGITS:
+        if not 1 <= digits <= DATE_TIME_FRACTION_MAX_DIGITS:
             return None
         fraction = rest[1 : 1 + digits]
         microsecond = int(fraction[:_MICROSECOND_DIGITS].ljust(_MICROSECOND_DIGITS, "0"))

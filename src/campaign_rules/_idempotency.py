@@ -15,26 +15,24 @@ from typing import ClassVar, Final
 
 import attrs
 
-from campaign_rules._enums import ErrorKey
 from campaign_rules._json import as_integer, as_string, json_type
-from campaign_rules._limits import IDEMPOTENCY_WINDOW_SECONDS
+from campaign_rules._limits import (
+    HTTP_STATUSES,
+    IDEMPOTENCY_STORED_STATUSES,
+    IDEMPOTENCY_WINDOW_SECONDS,
+)
+from campaign_rules._request_state import IdempotencyState
 from campaign_rules._results import Outcome
-from campaign_rules._violations import Violation
-from campaign_rules.rules.request import IDEMPOTENCY_KEY_FIELD
+from campaign_rules._runner import run_rules
+from campaign_rules.rules.table import IDEMPOTENCY_RULES
 
 __all__ = [
-    "RULE_ID",
     "IdempotencyAction",
     "IdempotencyDecision",
     "IdempotencyRecord",
     "decide_idempotency",
     "is_storable_status",
 ]
-
-RULE_ID: Final = "idempotency.same_request_for_key"
-_REUSED: Final = "this Idempotency-Key was already used for a different request"
-# D-idempotency: responses given before the request began to run; they are not stored.
-_NOT_RUN: Final = frozenset({400, 401, 429})
 
 
 class IdempotencyAction(enum.StrEnum):
@@ -58,7 +56,9 @@ class IdempotencyRecord:
 
     fingerprint: str
     status: int
-    body: object
+    # A JSON body is usually a dict, which cannot be hashed: the record hashes without it (two
+    # records that differ only in body hash alike, and still compare unequal).
+    body: object = attrs.field(hash=False)
     stored_at: float
 
 
@@ -84,6 +84,9 @@ class IdempotencyDecision(Outcome[IdempotencyRecord]):
         return super().status
 
 
+_EXECUTE: Final = IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+
+
 def decide_idempotency(
     stored: object,
     fingerprint: object,
@@ -102,21 +105,20 @@ def decide_idempotency(
     """
     incoming, window = as_string(fingerprint), _seconds(window_seconds)
     if incoming is None or window is None or window < 0:
-        return _server_error("an unusable fingerprint or window")
+        return _refused(IdempotencyState("an unusable fingerprint or window", reused=False))
     if stored is None:
-        return IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+        return _EXECUTE
     if type(stored) is not IdempotencyRecord:
-        return _server_error("a stored entry that is not an IdempotencyRecord")
+        unusable = "a stored entry that is not an IdempotencyRecord"
+        return _refused(IdempotencyState(unusable, reused=False))
     record = _readable(stored)
     if record is None:
-        return _server_error("a stored entry with an unusable fingerprint or status")
+        unusable = "a stored entry with an unusable fingerprint or status"
+        return _refused(IdempotencyState(unusable, reused=False))
     if _expired(record.stored_at, now, window):
-        return IdempotencyDecision(value=None, violations=(), action=IdempotencyAction.EXECUTE)
+        return _EXECUTE
     if record.fingerprint != incoming:
-        violation = Violation(ErrorKey.INVALID_REQUEST, IDEMPOTENCY_KEY_FIELD, _REUSED, RULE_ID)
-        return IdempotencyDecision(
-            value=None, violations=(violation,), action=IdempotencyAction.REJECT
-        )
+        return _refused(IdempotencyState(None, reused=True))
     return IdempotencyDecision(value=record, violations=(), action=IdempotencyAction.REPLAY)
 
 
@@ -128,16 +130,13 @@ def is_storable_status(status: object) -> bool:
     before anything ran, so the client may fix it and retry with the same key), 401 and 429
     (the request never ran), and 1xx and 3xx, which a create never answers.
     """
-    code = as_integer(status)
-    if code is None or type(status) is float:
-        return False
-    return (200 <= code < 300 or 400 <= code < 600) and code not in _NOT_RUN
+    return as_integer(status) in IDEMPOTENCY_STORED_STATUSES
 
 
 def _readable(record: IdempotencyRecord) -> IdempotencyRecord | None:
     """The record with plain values, or `None` when its fingerprint or status is unusable."""
     fingerprint, status = as_string(record.fingerprint), as_integer(record.status)
-    if fingerprint is None or status is None or not 100 <= status <= 599:
+    if fingerprint is None or status is None or status not in HTTP_STATUSES:
         return None
     return attrs.evolve(record, fingerprint=fingerprint, status=status)
 
@@ -158,9 +157,8 @@ def _seconds(value: object) -> Fraction | None:
     return Fraction(number) if math.isfinite(number) else None
 
 
-def _server_error(what: str) -> IdempotencyDecision:
-    # D-idempotency: the server's own arguments are its bug, not the client's: refuse the
-    # request (fail closed: nothing runs twice) as a server error.
-    message = f"the idempotency check was given {what}"
-    violation = Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID)
-    return IdempotencyDecision(value=None, violations=(violation,), action=IdempotencyAction.REJECT)
+def _refused(state: IdempotencyState) -> IdempotencyDecision:
+    # D-idempotency: a reused key, or the server's own unusable arguments (its bug, not the
+    # client's): refuse the request (fail closed: nothing runs twice).
+    violations = run_rules(state, IDEMPOTENCY_RULES)
+    return IdempotencyDecision(value=None, violations=violations, action=IdempotencyAction.REJECT)

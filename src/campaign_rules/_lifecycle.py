@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
 import attrs
@@ -43,16 +44,18 @@ _S = CampaignStatus
 # not listed under an action is INVALID_STATUS_TRANSITION (409). `pause` on an inactive and
 # `resume` on an active campaign are allowed no-ops; `activate` is not idempotent. `archive`
 # keeps the status and sets `archived`.
-TRANSITIONS: Final[Mapping[CampaignAction, Mapping[CampaignStatus, CampaignStatus]]] = {
-    CampaignAction.ACTIVATE: {_S.PENDING: _S.ACTIVE, _S.READY: _S.ACTIVE, _S.COOLDOWN: _S.ACTIVE},
-    CampaignAction.PAUSE: {
-        _S.ACTIVE: _S.INACTIVE,
-        _S.COOLDOWN: _S.INACTIVE,
-        _S.INACTIVE: _S.INACTIVE,
-    },
-    CampaignAction.RESUME: {_S.INACTIVE: _S.ACTIVE, _S.ACTIVE: _S.ACTIVE},
-    CampaignAction.ARCHIVE: {status: status for status in CampaignStatus},
-}
+TRANSITIONS: Final[Mapping[CampaignAction, Mapping[CampaignStatus, CampaignStatus]]] = (
+    MappingProxyType({
+        CampaignAction.ACTIVATE: MappingProxyType({
+            _S.PENDING: _S.ACTIVE, _S.READY: _S.ACTIVE, _S.COOLDOWN: _S.ACTIVE,
+        }),
+        CampaignAction.PAUSE: MappingProxyType({
+            _S.ACTIVE: _S.INACTIVE, _S.COOLDOWN: _S.INACTIVE, _S.INACTIVE: _S.INACTIVE,
+        }),
+        CampaignAction.RESUME: MappingProxyType({_S.INACTIVE: _S.ACTIVE, _S.ACTIVE: _S.ACTIVE}),
+        CampaignAction.ARCHIVE: MappingProxyType({status: status for status in CampaignStatus}),
+    })
+)  # fmt: skip
 
 # D-lifecycle: the status of a newly created campaign.
 INITIAL_STATUS: Final = CampaignStatus.PENDING

@@ -21,16 +21,22 @@ __all__ = [
     "CHANNEL_OF_FIELD",
     "CONTACT_STATUSES",
     "COOLDOWN_MINUTES",
+    "DATE_TIME_FRACTION_MAX_DIGITS",
+    "DATE_TIME_MAX_LENGTH",
     "DEFAULT_MESSAGE_LIMIT",
     "DEFAULT_RETRIES",
     "DEFAULT_TIMEZONE",
+    "ERROR_STATUSES",
     "FIELD_PATH_MAX_LENGTH",
     "FILTER_LISTS",
     "FILTER_LIST_MAX_ITEMS",
     "FINGERPRINT_MAX_DEPTH",
     "FINGERPRINT_MAX_INTEGER_BITS",
     "FINGERPRINT_MAX_VALUES",
+    "HTTP_STATUSES",
     "IDEMPOTENCY_KEY_MAX_LENGTH",
+    "IDEMPOTENCY_NOT_STORED_STATUSES",
+    "IDEMPOTENCY_STORED_STATUSES",
     "IDEMPOTENCY_WINDOW_SECONDS",
     "MAX_ITERATIONS",
     "MESSAGE_LIMIT",
@@ -41,6 +47,7 @@ __all__ = [
     "RATE_LIMIT_BURST",
     "RATE_LIMIT_PERIOD_NS",
     "RATE_LIMIT_REQUESTS",
+    "RATE_LIMIT_SWEEP_FLOOR",
     "RESPONSE_ARRAY_MAX_ITEMS",
     "RESPONSE_MAP_MAX_MEMBERS",
     "RESPONSE_OPAQUE_MAX_DEPTH",
@@ -50,6 +57,7 @@ __all__ = [
     "THREAD_ID_MAX_LENGTH",
     "TIMEZONE_NAME_MAX_LENGTH",
     "VIOLATIONS_MAX",
+    "VISIBLE_ASCII",
     "WEEKDAYS",
     "WHITESPACE",
     "Bounds",
@@ -154,6 +162,9 @@ AUTHORIZATION_SCHEME: Final = "api-key"
 # costs no more than a real one. 4096 is half of the 8 KiB that common HTTP servers allow for
 # one header line, and far above any API key.
 AUTHORIZATION_MAX_LENGTH: Final = 4096
+# D-authorization, D-idempotency-key: an API key and an `Idempotency-Key` are visible ASCII
+# characters, 0x21 to 0x7E (RFC 9110 section 5.5 `VCHAR`, without obs-text).
+VISIBLE_ASCII: Final = frozenset(map(chr, range(0x21, 0x7F)))
 
 # spec 4.2, 8: 12 requests per second per API key (create, contact retrieval; D-rate-scope adds
 # thread retrieval). D-rate-limit: a GCRA of 12 per 1,000,000,000 ns with a burst of 12, on an
@@ -161,11 +172,28 @@ AUTHORIZATION_MAX_LENGTH: Final = 4096
 RATE_LIMIT_REQUESTS: Final = 12
 RATE_LIMIT_PERIOD_NS: Final = 1_000_000_000
 RATE_LIMIT_BURST: Final = 12
+# D-rate-limit: below this many keys the limiter's table is never swept; above it, a sweep runs
+# when the table has doubled since the last one, so sweeping costs O(1) amortized per request.
+RATE_LIMIT_SWEEP_FLOOR: Final = 1024
 
 # spec 4.1 rule 2, D-idempotency: a stored response is replayed for 24 hours.
 IDEMPOTENCY_WINDOW_SECONDS: Final = 24 * 60 * 60
 # D-idempotency-key: 1 to 255 visible ASCII characters (Stripe's maximum; a UUID is 36).
 IDEMPOTENCY_KEY_MAX_LENGTH: Final = 255
+
+# RFC 9110 section 15: an HTTP status is a three-digit integer from 100 to 599.
+HTTP_STATUSES: Final = range(100, 600)
+# spec 7, D-response-violations: an error body comes with a 4xx or 5xx status.
+ERROR_STATUSES: Final = range(400, 600)
+# D-idempotency: the statuses whose response is stored under its key and replayed (2xx, 4xx,
+# 5xx: the request began to run), less those given before it ran: 400 (the body was refused,
+# so the client may fix it and retry with the same key), 401 and 429.
+IDEMPOTENCY_NOT_STORED_STATUSES: Final = frozenset({400, 401, 429})
+IDEMPOTENCY_STORED_STATUSES: Final = frozenset(
+    status
+    for status in (*range(200, 300), *ERROR_STATUSES)
+    if status not in IDEMPOTENCY_NOT_STORED_STATUSES
+)
 
 # D-fingerprint: a body nested deeper than this, with more values than this, or with an
 # integer of more bits than this is not plain JSON data and cannot be fingerprinted. No create
@@ -183,3 +211,10 @@ PATH_ID_MAX_DIGITS: Final = len(str(PATH_ID_MAX))
 
 # spec 2.6, 4.3, D-thread-id: a thread id is 1 to 128 URL-safe characters.
 THREAD_ID_MAX_LENGTH: Final = 128
+
+# D-date-times: a fraction of at most nine digits (nanoseconds); with an offset that makes 35
+# characters, and a longer date-time is refused unread.
+DATE_TIME_FRACTION_MAX_DIGITS: Final = 9
+DATE_TIME_MAX_LENGTH: Final = (
+    len("YYYY-MM-DDTHH:MM:SS.") + DATE_TIME_FRACTION_MAX_DIGITS + len("+HH:MM")
+)

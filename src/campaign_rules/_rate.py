@@ -19,19 +19,21 @@ from typing import ClassVar, Final
 
 import attrs
 
-from campaign_rules._enums import ErrorKey
-from campaign_rules._json import as_integer, as_string
-from campaign_rules._limits import RATE_LIMIT_BURST, RATE_LIMIT_PERIOD_NS, RATE_LIMIT_REQUESTS
-from campaign_rules._results import Outcome
-from campaign_rules._violations import Violation
+from campaign_rules._json import as_string
+from campaign_rules._limits import (
+    RATE_LIMIT_BURST,
+    RATE_LIMIT_PERIOD_NS,
+    RATE_LIMIT_REQUESTS,
+    RATE_LIMIT_SWEEP_FLOOR,
+)
+from campaign_rules._request_state import RateRequest, whole_seconds
+from campaign_rules._results import Outcome, status_body
+from campaign_rules._runner import run_rules
+from campaign_rules.rules.table import RATE_RULES
 
-__all__ = ["RULE_ID", "RateLimiter", "RateResult"]
+__all__ = ["RateLimiter", "RateResult"]
 
-RULE_ID: Final = "rate.within_limit"
 _NS_PER_SECOND: Final = 1_000_000_000
-# D-rate-limit: below this many keys the table is never swept; above it, a sweep runs when the
-# table has doubled since the last one, so sweeping costs O(1) amortized per request.
-_SWEEP_FLOOR: Final = 1024
 
 
 @attrs.frozen
@@ -41,7 +43,9 @@ class RateResult(Outcome[str]):
     `value` is the key when the request is allowed. When it is not, the violation is
     `RATE_LIMITED` (429), with `retry_after_ns` the exact wait in nanoseconds; or
     `SERVER_ERROR` (500) when the key or the clock given was unusable (D-rate-limit).
-    `status` is 200 when allowed (the request goes on).
+    `status` is 200 when allowed (the request goes on). `envelope()` is the error envelope of
+    spec 7.1 (create, contact retrieval); `thread_body()` is the body a thread request answers
+    with (spec 7.4, D-rate-scope).
     """
 
     retry_after_ns: int = 0
@@ -53,6 +57,15 @@ class RateResult(Outcome[str]):
         """The wait before the request would be allowed, in seconds (0.0 when allowed)."""
         return self.retry_after_ns / _NS_PER_SECOND
 
+    def thread_body(self) -> dict[str, object] | None:
+        """The body of spec 7.4 for a refused `GET /thread/{id}`; `None` when allowed.
+
+        Thread errors are `{"error": <status>, "message": ...}` (spec 7.4), not the envelope of
+        spec 7.1: `{"error": 429, "message": ...}` when limited (D-rate-scope), as
+        `ThreadPathResult.envelope()` gives for a malformed thread id.
+        """
+        return status_body(self.primary)
+
     def headers(self) -> dict[str, str]:
         """The response headers: `Retry-After` in whole seconds, rounded up, when limited.
 
@@ -61,7 +74,7 @@ class RateResult(Outcome[str]):
         """
         if self.retry_after_ns <= 0:
             return {}
-        return {"Retry-After": str(_whole_seconds(self.retry_after_ns))}
+        return {"Retry-After": str(whole_seconds(self.retry_after_ns))}
 
 
 class RateLimiter:
@@ -95,7 +108,7 @@ class RateLimiter:
         self._interval = period_ns
         self._tolerance = (burst - 1) * period_ns
         self._arrivals: dict[str, int] = {}  # key -> TAT, in the same units
-        self._latest: int | None = None  # the latest clock reading seen, in the same units
+        self._latest: int | None = None  # the latest reading seen, in the same units: prune only
         self._swept_size = 0
 
     def __len__(self) -> int:
@@ -106,70 +119,61 @@ class RateLimiter:
         """Count one request of `key` at `now_ns` if the rate allows it (D-rate-limit).
 
         `key` is the API key (a string); `now_ns` is a reading of a monotonic clock in integer
-        nanoseconds (`time.monotonic_ns()`). A reading earlier than one already seen counts as
-        that latest one: time going backwards never grants a request. When refused,
-        `retry_after_ns` is the exact wait, from the later of the two: at that time the request
-        is allowed, a nanosecond before it is not. Never raises for any key or clock value.
+        nanoseconds (`time.monotonic_ns()`), an exact `int`. Each request is decided on its own
+        reading, so one wrong reading changes no other key's decisions. A key's theoretical
+        arrival time never moves back, so a reading earlier than one already seen never grants
+        that key more than its burst. When refused, `retry_after_ns` is the exact wait from
+        `now_ns`: at that time the request is allowed, a nanosecond before it is not. Never
+        raises for any key or clock value.
         """
-        name, reading = as_string(key), as_integer(now_ns)
-        if name is None or reading is None:
-            return _unusable("key" if name is None else "clock")
-        now = self._advance(reading)
+        name, reading = as_string(key), _reading(now_ns)
+        # D-rate-limit: an unusable key or clock is the caller's bug: refused, counted nowhere.
+        wait = 0 if name is None or reading is None else self._admit(name, reading)
+        request = RateRequest(name, reading, wait)
+        violations = run_rules(request, RATE_RULES)
+        return RateResult(
+            value=None if violations else name, violations=violations, retry_after_ns=wait
+        )
+
+    def _admit(self, name: str, reading: int) -> int:
+        """Count the request when the rate allows it and return 0, else the exact wait in ns."""
+        now = reading * self._requests
+        self._note(now)
         arrival = self._arrivals.get(name, now)
         earliest = arrival - self._tolerance
         if now < earliest:
-            wait = -((now - earliest) // self._requests)  # ceiling division
-            return _limited(wait)
+            return -((now - earliest) // self._requests)  # ceiling division
         self._arrivals[name] = max(arrival, now) + self._interval
-        if len(self._arrivals) > max(_SWEEP_FLOOR, 2 * self._swept_size):
-            self._sweep()
-        return RateResult(value=name, violations=())
+        if len(self._arrivals) > max(RATE_LIMIT_SWEEP_FLOOR, 2 * self._swept_size):
+            # As of this request's own reading: a wrong reading far ahead empties the table
+            # at most once, rather than at every later sweep.
+            self._sweep(now)
+        return 0
 
     def prune(self, now_ns: object) -> int:
         """Drop every entry that no longer limits its key at `now_ns`; return how many.
 
         An entry whose TAT is not after the clock is the same as no entry. A reading that is
-        not an integer, or earlier than one already seen, prunes as of the latest one seen.
+        not an exact `int` prunes as of the latest reading seen (nothing when none was seen).
         """
-        reading = as_integer(now_ns)
-        if reading is not None:
-            self._advance(reading)
+        reading = _reading(now_ns)
+        now = self._latest if reading is None else reading * self._requests
         before = len(self._arrivals)
-        self._sweep()
+        if now is not None:
+            self._note(now)
+            self._sweep(now)
         return before - len(self._arrivals)
 
-    def _advance(self, reading: int) -> int:
-        """Move the clock to `reading` (in the limiter's units), unless it is behind; return it."""
-        now = reading * self._requests
-        if self._latest is not None and self._latest > now:
-            now = self._latest
-        self._latest = now
-        return now
+    def _note(self, now: int) -> None:
+        """Keep the latest reading (in the limiter's units): only `prune` without one uses it."""
+        if self._latest is None or now > self._latest:
+            self._latest = now
 
-    def _sweep(self) -> None:
-        latest = self._latest
-        if latest is None:
-            return
-        self._arrivals = {name: tat for name, tat in self._arrivals.items() if tat > latest}
+    def _sweep(self, now: int) -> None:
+        self._arrivals = {name: tat for name, tat in self._arrivals.items() if tat > now}
         self._swept_size = len(self._arrivals)
 
 
-def _limited(wait_ns: int) -> RateResult:
-    seconds = _whole_seconds(wait_ns)
-    unit = "second" if seconds == 1 else "seconds"
-    message = f"too many requests: retry after {seconds} {unit}"
-    violation = Violation(ErrorKey.RATE_LIMITED, None, message, RULE_ID)
-    return RateResult(value=None, violations=(violation,), retry_after_ns=wait_ns)
-
-
-def _unusable(what: str) -> RateResult:
-    # D-rate-limit: a key or clock reading that is not usable is the caller's bug, not the
-    # client's: the request is refused (fail closed) as a server error, and nothing is counted.
-    message = f"the rate limiter was given an unusable {what}"
-    return RateResult(
-        value=None, violations=(Violation(ErrorKey.SERVER_ERROR, None, message, RULE_ID),)
-    )
-
-
-def _whole_seconds(nanoseconds: int) -> int:
-    return -(-nanoseconds // _NS_PER_SECOND)
+def _reading(now_ns: object) -> int | None:
+    """The clock reading when it is an exact `int` (D-rate-limit): not a bool, float or subclass."""
+    return now_ns if type(now_ns) is int else None

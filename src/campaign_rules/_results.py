@@ -10,7 +10,14 @@ from campaign_rules._enums import ErrorKey
 from campaign_rules._models import CampaignCreate
 from campaign_rules._violations import Violation
 
-__all__ = ["STATUS_OF_KEY", "CreateResult", "Outcome", "UpdateResult", "primary_violation"]
+__all__ = [
+    "STATUS_OF_KEY",
+    "CreateResult",
+    "Outcome",
+    "UpdateResult",
+    "primary_violation",
+    "status_body",
+]
 
 # The HTTP status each error key answers with. Spec 7.3 and the api-contract fix the keys the
 # create and update rules use; D-statuses settles the rest, which spec 7.2 lists without one.
@@ -54,6 +61,17 @@ def primary_violation(violations: tuple[Violation, ...]) -> Violation | None:
     """The violation a response reports: the first of the highest-ranked status."""
     # min() keeps the first of equals, so "among equals, the first found" holds.
     return min(violations, key=_rank, default=None)
+
+
+def status_body(violation: Violation | None) -> dict[str, object] | None:
+    """The error body of spec 7.4 for `violation`, `{"error": <status>, "message": ...}`.
+
+    It is what a thread request answers with (spec 7.4: `{error: integer, message: string}`):
+    the status of the violation's key, and its message. `None` when there is no violation.
+    """
+    if violation is None:
+        return None
+    return {"error": STATUS_OF_KEY[violation.key], "message": violation.message}
 
 
 Value = TypeVar("Value")

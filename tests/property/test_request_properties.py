@@ -302,27 +302,43 @@ def test_the_retry_after_is_exact(data: st.DataObject, rate: tuple[int, int, int
 
 
 @given(st.data(), rates)
-def test_time_going_backwards_is_time_standing_still(
+def test_readings_in_any_order_never_allow_more_than_their_span(
     data: st.DataObject, rate: tuple[int, int, int]
 ) -> None:
+    # D-rate-limit: each request is decided on its own reading, and a key's theoretical arrival
+    # time never moves back, so readings in any order allow a key no more than the burst plus
+    # the rate over the span of its readings; and every refusal's wait is still exact.
     readings = data.draw(st.lists(st.integers(-(10**12), 10**12), min_size=1, max_size=60))
     keys = data.draw(
         st.lists(st.sampled_from("ab"), min_size=len(readings), max_size=len(readings))
     )
-    backwards, still = limiter_of(rate), limiter_of(rate)
-    latest = readings[0]
-    allowed = []
+    limiter = limiter_of(rate)
+    seen: dict[str, list[int]] = {"a": [], "b": []}
+    allowed: dict[str, int] = {"a": 0, "b": 0}
     for reading, key in zip(readings, keys, strict=True):
-        latest = max(latest, reading)
-        one, other = backwards.acquire(key, reading), still.acquire(key, latest)
-        assert (one.ok, one.retry_after_ns, one.value) == (
-            other.ok,
-            other.retry_after_ns,
-            other.value,
-        )
-        if one.ok and key == "a":
-            allowed.append(latest)
-    assert len(allowed) <= allowance(rate, max(readings) - readings[0]) or not allowed
+        seen[key].append(reading)
+        result = limiter.acquire(key, reading)
+        if result.ok:
+            allowed[key] += 1
+            continue
+        wait = result.retry_after_ns
+        assert not copy.deepcopy(limiter).acquire(key, reading + wait - 1).ok
+        assert copy.deepcopy(limiter).acquire(key, reading + wait).ok
+    for key, times in seen.items():
+        if times:
+            assert allowed[key] <= allowance(rate, max(times) - min(times))
+
+
+@given(st.data(), rates, st.integers(10**15, 10**30))
+def test_one_reading_far_ahead_changes_no_other_key(
+    data: st.DataObject, rate: tuple[int, int, int], ahead: int
+) -> None:
+    times = data.draw(forward_times(rate))
+    plain, poisoned = limiter_of(rate), limiter_of(rate)
+    poisoned.acquire("other", times[0] + ahead)
+    for now in times:
+        one, other = plain.acquire("k", now), poisoned.acquire("k", now)
+        assert (one.ok, one.retry_after_ns) == (other.ok, other.retry_after_ns)
 
 
 @given(st.data(), rates)

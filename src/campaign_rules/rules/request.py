@@ -1,6 +1,7 @@
 """Rules on the parts of a request outside its body: path parameters and headers.
 
-Sources: spec 4.1 rule 2, 4.2, 4.3; D-path-ids, D-thread-id, D-idempotency-key.
+Sources: spec 4.1 rule 2, 4.2, 4.3, 8; D-path-ids, D-thread-id, D-idempotency-key,
+D-fingerprint, D-idempotency, D-rate-limit.
 """
 
 from __future__ import annotations
@@ -9,19 +10,36 @@ from collections.abc import Iterator
 from typing import Final
 
 from campaign_rules._json import as_string
-from campaign_rules._limits import IDEMPOTENCY_KEY_MAX_LENGTH, PATH_ID_MAX, THREAD_ID_MAX_LENGTH
+from campaign_rules._limits import (
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    PATH_ID_MAX,
+    THREAD_ID_MAX_LENGTH,
+    VISIBLE_ASCII,
+)
 from campaign_rules._paths import ContactPathParameters, is_thread_id, read_path_id
+from campaign_rules._request_state import (
+    CanonicalRequest,
+    IdempotencyState,
+    RateRequest,
+    whole_seconds,
+)
 from campaign_rules._violations import Finding
 
 __all__ = [
+    "IDEMPOTENCY_KEY_FIELD",
+    "body_is_plain_json",
     "campaign_id_is_positive_integer",
+    "clock_reading_is_usable",
     "contact_id_is_positive_integer",
+    "idempotency_arguments_are_usable",
     "idempotency_key_is_visible_ascii",
+    "rate_key_is_usable",
+    "same_request_for_key",
     "thread_id_is_url_safe",
+    "within_rate_limit",
 ]
 
 _ID_RANGE: Final = f"a decimal integer from 1 to {PATH_ID_MAX} without leading zeros"
-_VISIBLE_ASCII: Final = frozenset(map(chr, range(0x21, 0x7F)))
 # D-idempotency-key: the header's own name is the field of its violation.
 IDEMPOTENCY_KEY_FIELD: Final = "Idempotency-Key"
 
@@ -55,9 +73,49 @@ def idempotency_key_is_visible_ascii(value: object) -> Iterator[Finding]:
     if (
         text is None
         or not 0 < len(text) <= IDEMPOTENCY_KEY_MAX_LENGTH
-        or not _VISIBLE_ASCII.issuperset(text)
+        or not VISIBLE_ASCII.issuperset(text)
     ):
         yield Finding(
             IDEMPOTENCY_KEY_FIELD,
             f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters",
         )
+
+
+def body_is_plain_json(request: CanonicalRequest) -> Iterator[Finding]:
+    """An idempotent request's body is plain JSON data (spec 4.1 rule 2; D-fingerprint)."""
+    if request.text is None:
+        yield Finding(None, "the request body is not plain JSON data and cannot be made idempotent")
+
+
+def idempotency_arguments_are_usable(state: IdempotencyState) -> Iterator[Finding]:
+    """The server gives the idempotency check usable arguments (D-idempotency)."""
+    if state.unusable is not None:
+        yield Finding(None, f"the idempotency check was given {state.unusable}")
+
+
+def same_request_for_key(state: IdempotencyState) -> Iterator[Finding]:
+    """An `Idempotency-Key` seen within 24 hours comes with the same request (D-idempotency)."""
+    if state.reused:
+        yield Finding(
+            IDEMPOTENCY_KEY_FIELD, "this Idempotency-Key was already used for a different request"
+        )
+
+
+def rate_key_is_usable(request: RateRequest) -> Iterator[Finding]:
+    """The server gives the rate limiter an API key that is a string (D-rate-limit)."""
+    if request.key is None:
+        yield Finding(None, "the rate limiter was given an unusable key")
+
+
+def clock_reading_is_usable(request: RateRequest) -> Iterator[Finding]:
+    """The server gives the rate limiter an integer nanosecond clock reading (D-rate-limit)."""
+    if request.reading is None:
+        yield Finding(None, "the rate limiter was given an unusable clock")
+
+
+def within_rate_limit(request: RateRequest) -> Iterator[Finding]:
+    """At most 12 requests per second per API key and operation, in bursts of 12 (spec 4.2, 8)."""
+    if request.wait_ns > 0:
+        seconds = whole_seconds(request.wait_ns)
+        unit = "second" if seconds == 1 else "seconds"
+        yield Finding(None, f"too many requests: retry after {seconds} {unit}")

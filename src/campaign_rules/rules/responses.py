@@ -19,6 +19,7 @@ from campaign_rules._json import (
     plain_json_problem,
 )
 from campaign_rules._limits import (
+    ERROR_STATUSES,
     RESPONSE_MAP_MAX_MEMBERS,
     RESPONSE_OPAQUE_MAX_DEPTH,
     RESPONSE_OPAQUE_MAX_VALUES,
@@ -39,8 +40,6 @@ __all__ = [
     "values_have_formats",
 ]
 
-_ERROR_STATUSES = range(400, 600)
-
 
 def body_is_object(reading: ResponseReading) -> Iterator[Finding]:
     """The response body is a JSON object (spec 4.1-4.3, 5, 7.1)."""
@@ -56,12 +55,12 @@ def error_body_has_a_known_shape(reading: ResponseReading) -> Iterator[Finding]:
 
 
 def error_status_is_an_error_status(reading: ResponseReading) -> Iterator[Finding]:
-    """An error body comes with an HTTP status from 400 to 599 (D-response-violations)."""
-    status = reading.status
-    # An `int` subclass such as `http.HTTPStatus` is a status too, read with `int.__int__` so
-    # that no method of the subclass runs; a `bool` is not.
-    is_integer = issubclass(type(status), int) and type(status) is not bool
-    if not is_integer or int.__int__(status) not in _ERROR_STATUSES:  # type: ignore[arg-type]
+    """An error body comes with an HTTP status from 400 to 599 (D-response-violations).
+
+    The status is read as any JSON integer is (D-integral-floats): `404.0` is 404, and an `int`
+    subclass such as `http.HTTPStatus` is read without running any of its methods.
+    """
+    if as_integer(reading.status) not in ERROR_STATUSES:
         yield Finding(None, "the status of an error body must be an integer from 400 to 599")
 
 

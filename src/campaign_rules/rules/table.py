@@ -18,6 +18,7 @@ from campaign_rules._document import Document
 from campaign_rules._enums import ErrorKey
 from campaign_rules._lifecycle import TransitionRequest
 from campaign_rules._paths import ContactPathParameters
+from campaign_rules._request_state import CanonicalRequest, IdempotencyState, RateRequest
 from campaign_rules._response_reading import ResponseReading
 from campaign_rules._violations import Finding
 from campaign_rules.rules import (
@@ -36,9 +37,12 @@ __all__ = [
     "CONTACT_PATH_RULES",
     "CREATE_RULES",
     "ERROR_RESPONSE_RULES",
+    "FINGERPRINT_RULES",
     "IDEMPOTENCY_KEY_RULES",
+    "IDEMPOTENCY_RULES",
     "LIFECYCLE_RULES",
     "LOOKUP_RULES",
+    "RATE_RULES",
     "RESPONSE_RULES",
     "THREAD_PATH_RULES",
     "UPDATE_RULES",
@@ -146,6 +150,20 @@ THREAD_PATH_RULES: tuple[Rule[object], ...] = (
 )
 IDEMPOTENCY_KEY_RULES: tuple[Rule[object], ...] = (
     Rule("header.idempotency_key_is_visible_ascii", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency-key", request.idempotency_key_is_visible_ascii),
+)
+# The state a server keeps: a request's fingerprint, its Idempotency-Key's record, its rate.
+# Unusable arguments from the server itself are its bug: SERVER_ERROR, and nothing runs.
+FINGERPRINT_RULES: tuple[Rule[CanonicalRequest], ...] = (
+    Rule("idempotency.body_is_plain_json", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-fingerprint", request.body_is_plain_json),
+)
+IDEMPOTENCY_RULES: tuple[Rule[IdempotencyState], ...] = (
+    Rule("idempotency.arguments_are_usable", _500, "D-idempotency", request.idempotency_arguments_are_usable),
+    Rule("idempotency.same_request_for_key", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency", request.same_request_for_key),
+)
+RATE_RULES: tuple[Rule[RateRequest], ...] = (
+    Rule("rate.key_is_usable", _500, "D-rate-limit", request.rate_key_is_usable),
+    Rule("rate.clock_reading_is_usable", _500, "D-rate-limit", request.clock_reading_is_usable),
+    Rule("rate.within_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", request.within_rate_limit),
 )
 
 # Lifecycle: an action on a campaign in a status; the status and action first, then the move.

@@ -1,0 +1,53 @@
+"""What the fingerprint, idempotency and rate checks hand their rules, already read.
+
+Each check reads its arguments once (a bounded walk of the body, a store lookup, the limiter's
+table) into one of these small subjects; the rules of `rules/request.py` judge the subject,
+and the runner makes their findings violations with the keys of `rules/table.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+__all__ = ["CanonicalRequest", "IdempotencyState", "RateRequest", "whole_seconds"]
+
+_NS_PER_SECOND: Final = 1_000_000_000
+
+
+@attrs.frozen
+class CanonicalRequest:
+    """A request to fingerprint: its canonical JSON text, `None` when it is not plain JSON."""
+
+    text: str | None
+
+
+@attrs.frozen
+class IdempotencyState:
+    """What `decide_idempotency` found: the server's own unusable argument, or a reused key.
+
+    `unusable` names the argument the server gave that cannot be read (`None` when all can);
+    `reused` is whether a live record under the key holds another request's fingerprint.
+    """
+
+    unusable: str | None
+    reused: bool
+
+
+@attrs.frozen
+class RateRequest:
+    """One request put to the limiter: the key and clock reading read, and the wait it got.
+
+    `key` and `reading` are `None` when unusable; `wait_ns` is 0 when the request is allowed
+    (or was not counted), else the exact wait in nanoseconds.
+    """
+
+    key: str | None
+    reading: int | None
+    wait_ns: int
+
+
+def whole_seconds(nanoseconds: int) -> int:
+    """`nanoseconds` in whole seconds, rounded up (D-rate-limit: `Retry-After`)."""
+    return -(-nanoseconds // _NS_PER_SECOND)
