@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import enum
 import math
-from fractions import Fraction
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import attrs
 
@@ -25,6 +24,9 @@ from campaign_rules._request_state import IdempotencyState
 from campaign_rules._results import Outcome
 from campaign_rules._runner import run_rules
 from campaign_rules.rules.table import IDEMPOTENCY_RULES
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "IdempotencyAction",
@@ -149,6 +151,10 @@ def _expired(stored_at: object, now: object, window: Fraction) -> bool:
 
 def _seconds(value: object) -> Fraction | None:
     """A finite JSON number as an exact fraction (no overflow, no rounding), else `None`."""
+    # Imported here: `fractions` brings `decimal`, a sixth of the library's import time, and
+    # only a server deciding a replay needs it.
+    from fractions import Fraction
+
     if json_type(value) not in ("integer", "number"):
         return None
     if issubclass(type(value), int):
