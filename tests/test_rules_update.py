@@ -633,6 +633,9 @@ class TestStatusIsACampaignStatus:
             (ErrorKey.SERVER_ERROR, None, "update.status_is_a_campaign_status")
         ]
         assert result.status == 500
+        assert result.violations[0].message == (
+            "the current status of the campaign must be a campaign status"
+        )
 
     def test_a_finished_string_is_the_finished_status(self) -> None:
         result = validate_update(created("phone_call"), {"name": "x"}, status="finished")
