@@ -17,9 +17,7 @@ from campaign_rules import (
     parse_error,
     parse_thread,
 )
-from tests.support import AGENT, PHONE_INTEGRATION
-
-WINDOW = {"startTime": "09:00", "stopTime": "17:00", "active": True}
+from tests.support import AGENT, PHONE_INTEGRATION, WINDOW
 
 CAMPAIGN = {
     "id": 42,

@@ -250,3 +250,16 @@ class HostileObject:
 
     def __bool__(self) -> bool:
         raise HostileCall("__bool__")
+
+
+def rfc7396_merge(target: Any, patch: Any) -> Any:
+    """RFC 7396 section 2, as written there (the library's own merge is not used here)."""
+    if type(patch) is not dict:
+        return patch
+    result = dict(target) if type(target) is dict else {}
+    for name, value in patch.items():
+        if value is None:
+            result.pop(name, None)
+        else:
+            result[name] = rfc7396_merge(result.get(name), value)
+    return result

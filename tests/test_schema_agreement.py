@@ -32,7 +32,7 @@ from campaign_rules._limits import WHITESPACE
 from campaign_rules._schema import SCHEMA_EXCEPTIONS
 from campaign_rules.strategies import create_payloads, invalid_create_payloads, is_plain_json
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
-from tests.support import payload
+from tests.support import payload, rfc7396_merge
 from tests.test_cases import all_cases, build_existing, build_payload, is_creation_case
 
 ROOT = Path(__file__).parent.parent
@@ -66,25 +66,12 @@ def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
     return found
 
 
-def merge(target: Any, patch: Any) -> Any:
-    """RFC 7396 section 2, as written there (the library's own merge is not used here)."""
-    if type(patch) is not dict:
-        return patch
-    result = dict(target) if type(target) is dict else {}
-    for name, value in patch.items():
-        if value is None:
-            result.pop(name, None)
-        else:
-            result[name] = merge(result.get(name), value)
-    return result
-
-
 def case_payloads() -> Iterator[tuple[str, Any]]:
     for stem, case in all_cases():
         where = f"{stem}::{case['title']}"
         if "update" in case:
             existing = to_wire(build_existing(case["update"]))
-            yield f"{where} (merged)", merge(existing, case["update"]["patch"])
+            yield f"{where} (merged)", rfc7396_merge(existing, case["update"]["patch"])
         elif is_creation_case(case):
             yield where, build_payload(case)
         # Other cases (responses, path parameters, headers, transitions) hold no creation body.

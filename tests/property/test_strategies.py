@@ -28,7 +28,7 @@ from campaign_rules._limits import (
     WHITESPACE,
 )
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
-from tests.support import BASES, payload
+from tests.support import BASES, payload, rfc7396_merge
 
 # ---------------------------------------------------------------------------------------------
 # The tables, from the spec (2.1, 2.3, 2.4, 8) and docs/decisions.md.
@@ -176,19 +176,6 @@ def test_each_kind_of_defect_is_drawn_as_asked(kind: str) -> None:
         assert drawn_one(drawn, is_json_defect)
 
 
-def merge(target: Any, patch: Any) -> Any:
-    """RFC 7396 section 2, as written there (the library's own merge is not used here)."""
-    if type(patch) is not dict:
-        return patch
-    result = dict(target) if type(target) is dict else {}
-    for name, value in patch.items():
-        if value is None:
-            result.pop(name, None)
-        else:
-            result[name] = merge(result.get(name), value)
-    return result
-
-
 def _created(wire: dict[str, Any]) -> CampaignCreate:
     value = validate_create(wire).value
     assert value is not None
@@ -210,7 +197,7 @@ def test_update_patches_are_accepted_and_give_the_merged_campaign(
     result = validate_update(existing, patch)
     assert result.ok, [(v.rule, v.field) for v in result.violations]
     # The value is the campaign RFC 7396 makes of the patch, read as a creation body.
-    assert result.value == validate_create(merge(to_wire(existing), patch)).value
+    assert result.value == validate_create(rfc7396_merge(to_wire(existing), patch)).value
     # The owner and the channel never change (api-contract), nor do the cycles' on/off and mode.
     assert result.value is not None
     assert result.value.agent_id == existing.agent_id
