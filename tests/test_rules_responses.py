@@ -27,8 +27,8 @@ from tests.response_support import (
     with_,
     without,
 )
-from tests.support import AGENT
-from tests.test_rules_shape import (
+from tests.support import (
+    AGENT,
     HostileDict,
     HostileFloat,
     HostileInt,
@@ -36,8 +36,8 @@ from tests.test_rules_shape import (
     HostileObject,
     HostileStr,
     Trap,
-    label,
 )
+from tests.test_rules_shape import label
 
 KINDS = tuple(RESPONSE_BASES)
 
