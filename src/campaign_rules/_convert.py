@@ -246,29 +246,26 @@ _FIELD_HOOKS: Final = {
 def _register_model(converter: cattrs.Converter, cls: type[Any]) -> None:
     from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-    fields = cls.__attrs_attrs__
-    renames = {
-        f.name: override(rename=_WIRE_NAMES[f.name]) for f in fields if f.name in _WIRE_NAMES
-    }
-    hooks = {
-        name: override(struct_hook=structure, unstruct_hook=unstructure)
-        for (owner, name), (structure, unstructure) in _FIELD_HOOKS.items()
-        if owner is cls
-    }
-    structure = make_dict_structure_fn(cls, converter, **renames, **hooks)  # type: ignore[arg-type]
+    # One override per member says all the converter must know of it: its wire name, its own
+    # hooks, and, for an optional member (default None or an empty tuple), that it is left out
+    # of the wire form when absent.
+    overrides = {}
+    for field in cls.__attrs_attrs__:
+        structure, unstructure = _FIELD_HOOKS.get((cls, field.name), (None, None))
+        overrides[field.name] = override(
+            rename=_WIRE_NAMES.get(field.name),
+            struct_hook=structure,
+            unstruct_hook=unstructure,
+            omit_if_default=field.default is None or field.default == (),
+        )
+    structure_fn = make_dict_structure_fn(cls, converter, **overrides)  # type: ignore[arg-type]
     converter.register_structure_hook(
         cls,
-        lambda value, cls_, fn=structure: fn(read_object(value) or {}, cls_),  # type: ignore[misc]
+        lambda value, cls_, fn=structure_fn: fn(read_object(value) or {}, cls_),  # type: ignore[misc]
     )
-    # An optional member that is absent (None, or an empty tuple) is left out of the wire form.
-    omitted = {
-        f.name: override(omit_if_default=True, rename=_WIRE_NAMES.get(f.name))
-        for f in fields
-        if f.default is None or f.default == ()
-    }
     converter.register_unstructure_hook(
         cls,
-        make_dict_unstructure_fn(cls, converter, **{**renames, **hooks, **omitted}),  # type: ignore[arg-type]
+        make_dict_unstructure_fn(cls, converter, **overrides),  # type: ignore[arg-type]
     )
 
 
