@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Final, TypeVar
 
-from campaign_rules._document import WINDOW_PATHS, Document, Window
+from campaign_rules._document import Document, Window
 from campaign_rules._enums import CyclesMode
 from campaign_rules._json import as_integer, as_string
 from campaign_rules._limits import (
     DEFAULT_MESSAGE_LIMIT,
     DEFAULT_RETRIES,
     DEFAULT_TIMEZONE,
-    WEEKDAYS,
 )
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 
@@ -26,8 +25,6 @@ __all__ = ["build_campaign"]
 
 T = TypeVar("T")
 _MODES: Final = {mode.value: mode for mode in CyclesMode}
-# The value of each window in force, by its path.
-Windows = dict[str, DayWindow]
 
 
 def build_campaign(doc: Document) -> CampaignCreate:
@@ -37,7 +34,6 @@ def build_campaign(doc: Document) -> CampaignCreate:
     is put in lower case (D-agent-id).
     """
     root = doc.root
-    windows = {window.path: _day_window(window) for window in doc.windows}
     return CampaignCreate(
         _checked(doc.string("name")),
         _checked(doc.agent_id),
@@ -50,12 +46,12 @@ def build_campaign(doc: Document) -> CampaignCreate:
         as_string(root.get("first_message")),
         as_string(root.get("template")),
         as_string(root.get("template_alt")),
-        _schedule("scheduling", root.get("scheduling"), windows),
-        _cycles(doc, windows),
+        _schedule(doc, "scheduling"),
+        _cycles(doc),
     )
 
 
-def _cycles(doc: Document, windows: Windows) -> CyclesConfig | None:
+def _cycles(doc: Document) -> CyclesConfig | None:
     cycles = doc.enabled_cycles
     if cycles is None:
         return None
@@ -65,18 +61,18 @@ def _cycles(doc: Document, windows: Windows) -> CyclesConfig | None:
         cooldown_minutes=as_integer(cycles.get("cooldown_minutes")),
         filter_statuses=_strings(doc.filter_lists.get("filter_statuses")),
         filter_tags=_strings(doc.filter_lists.get("filter_tags")),
-        schedule=_schedule("cycles.schedule", doc.cycles_schedule, windows),
+        schedule=_schedule(doc, "cycles.schedule"),
         schedule_start_date=doc.cycle_dates.get("schedule_start_date"),
         schedule_end_date=doc.cycle_dates.get("schedule_end_date"),
     )
 
 
-def _schedule(path: str, raw: object, windows: Windows) -> Schedule | None:
-    """The schedule at `path`, from the windows in force, each found by its path."""
-    if raw is None:
+def _schedule(doc: Document, path: str) -> Schedule | None:
+    """The schedule at `path`, when the payload has one in force, from its windows."""
+    windows = doc.schedule_windows.get(path)
+    if windows is None:
         return None
-    paths = WINDOW_PATHS[path]
-    return Schedule(*[windows.get(paths[day]) for day in WEEKDAYS])
+    return Schedule(**{window.day: _day_window(window) for window in windows})
 
 
 def _day_window(window: Window) -> DayWindow:

@@ -76,6 +76,7 @@ class Window(NamedTuple):
     """
 
     path: str
+    day: str
     members: dict[str, object]
     start: str | None
     stop: str | None
@@ -97,6 +98,7 @@ class Document:
     cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses it);
     `sites`: every object in force whose members are checked, root first, in document order;
     `windows`: the readable weekday windows of the schedules in force, each a `Window`;
+    `schedule_windows`: the same windows by the path of their schedule;
     `filter_lists`: the filter arrays of an enabled block within the item limit, by name,
     items read (an array over the limit is not read at all, D-filter-lists);
     `cycle_dates`: the schedule dates of an enabled block outside cooldown mode that are
@@ -130,11 +132,13 @@ class Document:
         )
 
         sites: list[Site] = []
-        windows: list[Window] = []
+        self.schedule_windows: dict[str, list[Window]] = {}
         if is_object(payload):
-            self._read_sites(root, cycles, sites, windows)
+            self._read_sites(root, cycles, sites)
         self.sites: tuple[Site, ...] = tuple(sites)
-        self.windows: tuple[Window, ...] = tuple(windows)
+        self.windows: tuple[Window, ...] = tuple(
+            window for windows in self.schedule_windows.values() for window in windows
+        )
 
         self.filter_lists: dict[str, list[object]] = {}
         self.cycle_dates: dict[str, datetime.date | None] = {}
@@ -162,14 +166,13 @@ class Document:
         root: dict[str, object] | None,
         cycles: dict[str, object] | None,
         sites: list[Site],
-        windows: list[Window],
     ) -> None:
-        """Add the sites of a payload that is an object, and the windows of its schedules in force.
+        """Add the sites of a payload that is an object, and read the windows of its schedules.
 
         `root` and `cycles` are the members of the payload and of its cycles block, as read.
         """
         sites.append(Site(None, self.payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS))
-        _read_schedule("scheduling", self.root.get("scheduling"), sites, windows)
+        self._read_schedule("scheduling", self.root.get("scheduling"), sites)
         raw_cycles = self.root.get("cycles")
         if not is_object(raw_cycles):
             return
@@ -182,7 +185,33 @@ class Document:
             sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS, (), True, left))
         else:
             sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS))
-            _read_schedule("cycles.schedule", self.cycles_schedule, sites, windows)
+            self._read_schedule("cycles.schedule", self.cycles_schedule, sites)
+
+    def _read_schedule(self, path: str, raw: object, sites: list[Site]) -> None:
+        """Add the sites of a Schedule object and of its weekday windows; keep its windows."""
+        if not is_object(raw):
+            return
+        schedule = read_object(raw)
+        sites.append(Site(path, raw, schedule, SCHEDULE_MEMBERS))
+        if schedule is None:
+            return
+        windows = self.schedule_windows[path] = []
+        for day, window_path in WINDOW_PATHS[path].items():
+            window = schedule.get(day)
+            if window is None:
+                continue  # absent, or `null`, which the schedule's type check reports
+            members = read_object(window)
+            if members is None:
+                if is_object(window):  # an object too large to read: its site reports it
+                    sites.append(Site(window_path, window, None, WINDOW_MEMBERS))
+                continue  # not an object: the schedule's type check reports it
+            sites.append(
+                Site(window_path, window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
+            )
+            start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))
+            start_time = parse_time(start) if start is not None else None
+            stop_time = parse_time(stop) if stop is not None else None
+            windows.append(Window(window_path, day, members, start, stop, start_time, stop_time))
 
     def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
         """Read the filter lists and the dates of the enabled block `cycles`."""
@@ -219,26 +248,3 @@ class Document:
         if not self.agent_found:
             return None
         return self.directory.integration_type(self.agent_id, self.integration_id)
-
-
-def _read_schedule(path: str, raw: object, sites: list[Site], windows: list[Window]) -> None:
-    """Add the sites of a Schedule object and of its weekday windows, and its windows."""
-    if not is_object(raw):
-        return
-    schedule = read_object(raw)
-    sites.append(Site(path, raw, schedule, SCHEDULE_MEMBERS))
-    if schedule is None:
-        return
-    paths = WINDOW_PATHS[path]
-    for day in WEEKDAYS:
-        window = schedule.get(day)
-        if window is None:
-            continue  # absent, or `null`, which the schedule's type check reports
-        members = read_object(window)
-        if members is None and not is_object(window):
-            continue  # not an object: the schedule's type check reports it
-        sites.append(Site(paths[day], window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS))
-        if members is not None:
-            start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))
-            start_time, stop_time = parse_time(start or ""), parse_time(stop or "")
-            windows.append(Window(paths[day], members, start, stop, start_time, stop_time))

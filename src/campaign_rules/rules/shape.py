@@ -7,6 +7,7 @@ windows, and an enabled cycles block.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from campaign_rules._document import Document
 from campaign_rules._json import (
@@ -17,6 +18,12 @@ from campaign_rules._json import (
     member_path,
 )
 from campaign_rules._limits import OBJECT_MAX_MEMBERS
+from campaign_rules._shape import (
+    CAMPAIGN_MEMBERS,
+    CYCLES_MEMBERS,
+    SCHEDULE_MEMBERS,
+    WINDOW_MEMBERS,
+)
 from campaign_rules._violations import Finding
 from campaign_rules.rules._common import article_of, with_article
 
@@ -26,6 +33,14 @@ __all__ = [
     "payload_is_object",
     "required_members_present",
 ]
+
+# The built-in class of the first JSON type of each member type, for `members_have_json_types`;
+# a member type missing here is still checked, through `json_type`.
+_FIRST_CLASS: Final[dict[tuple[str, ...] | None, type]] = {
+    types: PLAIN_CLASSES[types[0]]
+    for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
+    for types in shape.values()
+}
 
 
 def payload_is_object(doc: Document) -> Iterator[Finding]:
@@ -84,9 +99,10 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
         shape, left_to_others = site.shape, site.left_to_others
         for name, value in members.items():
             types = shape.get(name)
-            if types is None or name in left_to_others:
-                continue  # an unknown member, or one whose type another rule owns
-            # An exact `str`, `int`, ... is of its type without asking `json_type`.
-            if type(value) is not PLAIN_CLASSES[types[0]] and json_type(value) not in types:
+            # The common case first: an exact `str`, `int`, ... is of its type without asking
+            # `json_type`. (`None`, the types of an unknown member, has no class.)
+            if type(value) is _FIRST_CLASS.get(types) or types is None or name in left_to_others:
+                continue  # of its type, unknown, or a member whose type another rule owns
+            if json_type(value) not in types:
                 path = member_path(site.path, name)
                 yield Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")
