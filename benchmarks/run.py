@@ -103,7 +103,7 @@ def check_agreement(corpus: Corpus, validators: dict[str, Validate]) -> list[str
     return problems
 
 
-def _ns_per_payload(validate: Validate, payloads: list[Any]) -> float:
+def ns_per_payload(validate: Validate, payloads: list[Any]) -> float:
     # As timeit does: no garbage collection inside the timed loop.
     gc.collect()
     gc.disable()
@@ -132,7 +132,7 @@ def time_rounds(
     for round_ in range(rounds + 1):
         turn = round_ % len(names)
         order = names[turn:] + names[:turn]
-        measured = {name: _ns_per_payload(validators[name], payloads) for name in order}
+        measured = {name: ns_per_payload(validators[name], payloads) for name in order}
         if round_ == 0:
             continue  # a warm-up round
         for name in names:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, validate_create
+from campaign_rules.rules import shape
 from tests.support import (
     AGENT,
     BASES,
@@ -35,6 +36,8 @@ from tests.support import (
 )
 
 INVALID = ErrorKey.INVALID_REQUEST
+# A window with more members than any object may hold: refused whole, never read.
+OVERSIZED_WINDOW = {**WINDOW, **{f"extra{i}": 1 for i in range(62)}}
 
 
 def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
@@ -288,6 +291,26 @@ class TestKnownMembersOnly:
         assert len(result.violations) == 50
         assert result.violations[0].field == "scheduling.mon.extra0"
 
+    def test_the_objects_after_one_too_large_to_read_are_still_checked(self) -> None:
+        body = payload(scheduling={"mon": OVERSIZED_WINDOW, "tue": {**WINDOW, "tz": "UTC"}})
+        assert found(validate_create(body)) == [
+            (INVALID, "scheduling.mon", "payload.known_members_only"),
+            (INVALID, "scheduling.tue.tz", "payload.known_members_only"),
+        ]
+
+    def test_a_plain_object_of_known_members_is_accepted_without_a_member_by_member_read(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # The common case is one comparison of the names with the shape's (the fast path);
+        # only an object that fails it is read name by name, which asks its size first.
+        def refuse(value: object) -> bool:
+            raise AssertionError("a plain object of known members was read member by member")
+
+        monkeypatch.setattr(shape, "is_oversized_object", refuse)
+        body = payload("cooldown", scheduling={"mon": dict(WINDOW), "sun": dict(WINDOW)})
+        assert validate_create(body).ok
+        assert validate_create(payload("scheduled")).ok
+
 
 class TestRequiredMembersPresent:
     @pytest.mark.parametrize("name", ["name", "agent_id", "integration_id", "integration_type"])
@@ -333,6 +356,14 @@ class TestRequiredMembersPresent:
     def test_a_required_member_sent_as_null_is_a_type_error_not_missing(self) -> None:
         assert found(validate_create(payload(name=None))) == [
             (INVALID, "name", "payload.members_have_json_types")
+        ]
+
+    def test_a_window_after_one_too_large_to_read_is_still_checked(self) -> None:
+        window = {key: value for key, value in WINDOW.items() if key != "active"}
+        body = payload(scheduling={"mon": OVERSIZED_WINDOW, "tue": window})
+        assert found(validate_create(body)) == [
+            (INVALID, "scheduling.mon", "payload.known_members_only"),
+            (INVALID, "scheduling.tue.active", "payload.required_members_present"),
         ]
 
     def test_an_empty_schedule_has_no_window_and_is_valid(self) -> None:
@@ -462,6 +493,25 @@ class TestMembersHaveJsonTypes:
         cycles = {**BASES["cooldown"]["cycles"], "mode": value}
         result = validate_create(payload("cooldown", cycles=cycles))
         assert found(result) == [(INVALID, "cycles.mode", "payload.members_have_json_types")]
+
+    def test_a_window_after_one_too_large_to_read_is_still_checked(self) -> None:
+        body = payload(scheduling={"mon": OVERSIZED_WINDOW, "tue": {**WINDOW, "active": 1}})
+        assert found(validate_create(body)) == [
+            (INVALID, "scheduling.mon", "payload.known_members_only"),
+            (INVALID, "scheduling.tue.active", "payload.members_have_json_types"),
+        ]
+
+    def test_members_of_the_exact_built_in_type_are_not_asked_their_json_type(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # The common case is one identity check of the member's class (the fast path); only
+        # another class, such as a subclass or an integral float, is asked its JSON type.
+        def refuse(value: object) -> str:
+            raise AssertionError("a member of the exact built-in type was asked its JSON type")
+
+        monkeypatch.setattr(shape, "json_type", refuse)
+        for base in ("cooldown", "scheduled", "whatsapp"):
+            assert validate_create(payload(base, retries=2, description="x")).ok
 
     @pytest.mark.parametrize("name", ["schedule_start_date", "schedule_end_date"])
     def test_the_two_dates_take_null(self, name: str) -> None:

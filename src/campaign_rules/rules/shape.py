@@ -66,15 +66,15 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
             continue
         # Iterating a dict's own keys view runs no code of the keys or of a dict subclass.
         names: Iterable[object] = dict.keys(site.raw)  # type: ignore[arg-type]
-        unnamed = 0
+        has_unnamed = False
         for name in names:
             if not issubclass(type(name), str):
-                unnamed += 1
+                has_unnamed = True
             elif str.__str__(name) not in site.shape:
                 # The message does not repeat the name: the path carries it (D-hostile-input).
                 path = member_path(site.path, str.__str__(name))
                 yield Finding(path, f"this is not a known field of {where}")
-        if unnamed:
+        if has_unnamed:
             yield Finding(site.path, f"{where} has members whose names are not strings")
 
 
