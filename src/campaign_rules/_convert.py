@@ -44,70 +44,55 @@ from campaign_rules._json import (
     read_object,
 )
 from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
-from campaign_rules._response_models import (
-    AgentRef,
-    ApiError,
-    Assignee,
-    CampaignContact,
-    CampaignCycles,
-    CampaignDetail,
-    CredentialsError,
-    EndUser,
-    Integration,
-    IntegrationRef,
-    Thread,
-    ThreadTag,
-)
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import cattrs
 
-__all__ = ["WireModel", "structure_response", "to_wire"]
+    from campaign_rules._response_models import (
+        AgentRef,
+        ApiError,
+        Assignee,
+        CampaignContact,
+        CampaignCycles,
+        CampaignDetail,
+        CredentialsError,
+        EndUser,
+        Integration,
+        IntegrationRef,
+        Thread,
+        ThreadTag,
+    )
 
-# Every value object that has a wire form.
-WireModel = (
-    CampaignCreate
-    | CampaignDetail
-    | CampaignContact
-    | Thread
-    | ApiError
-    | CredentialsError
-    | Schedule
-    | DayWindow
-    | CyclesConfig
-    | CampaignCycles
-    | Integration
-    | AgentRef
-    | EndUser
-    | IntegrationRef
-    | ThreadTag
-    | Assignee
-)
+    # Every value object that has a wire form. (The response models are imported when the
+    # converter is made, so that importing the library and validating a body never loads them.)
+    WireModel: TypeAlias = (
+        CampaignCreate
+        | CampaignDetail
+        | CampaignContact
+        | Thread
+        | ApiError
+        | CredentialsError
+        | Schedule
+        | DayWindow
+        | CyclesConfig
+        | CampaignCycles
+        | Integration
+        | AgentRef
+        | EndUser
+        | IntegrationRef
+        | ThreadTag
+        | Assignee
+    )
+
+__all__ = ["structure_response", "to_wire"]
 
 T = TypeVar("T")
 
 _WIRE_NAMES: Final = {"start_time": "startTime", "stop_time": "stopTime"}
 _TIME_FORMAT: Final = "%H:%M"
 
-# The value objects, inner ones first; each gets its structure and unstructure functions.
-_MODELS: Final = (
-    DayWindow,
-    Schedule,
-    CyclesConfig,
-    CampaignCreate,
-    CampaignCycles,
-    Integration,
-    AgentRef,
-    CampaignDetail,
-    CampaignContact,
-    EndUser,
-    IntegrationRef,
-    ThreadTag,
-    Assignee,
-    Thread,
-    ApiError,
-    CredentialsError,
-)
 _ENUMS: Final = (IntegrationType, CyclesMode, CampaignStatus, ContactStatus, ErrorKey)
 
 
@@ -211,8 +196,31 @@ def _converter() -> cattrs.Converter:
     converter.register_unstructure_hook(datetime.date, datetime.date.isoformat)
     converter.register_unstructure_hook(datetime.datetime, _date_time_text)
 
-    for cls in _MODELS:
-        _register_model(converter, cls)
+    from campaign_rules import _response_models as responses
+
+    # The value objects, inner ones first; each gets its structure and unstructure functions.
+    models = (
+        DayWindow,
+        Schedule,
+        CyclesConfig,
+        CampaignCreate,
+        responses.CampaignCycles,
+        responses.Integration,
+        responses.AgentRef,
+        responses.CampaignDetail,
+        responses.CampaignContact,
+        responses.EndUser,
+        responses.IntegrationRef,
+        responses.ThreadTag,
+        responses.Assignee,
+        responses.Thread,
+        responses.ApiError,
+        responses.CredentialsError,
+    )
+    # Per-field wire forms that differ from their type's: spec 2.5's `last_call_at`.
+    field_hooks = {(responses.CampaignContact, "last_call_at"): (_contact_time, _contact_time_text)}
+    for cls in models:
+        _register_model(converter, cls, field_hooks)
     return converter
 
 
@@ -237,13 +245,11 @@ def _mapping_hook(value: object, type_: Any) -> dict[str, object]:
     return {str.__str__(name): plain_json_copy(member) for name, member in items}
 
 
-# Per-field wire forms that differ from their type's: spec 2.5's `last_call_at`.
-_FIELD_HOOKS: Final = {
-    (CampaignContact, "last_call_at"): (_contact_time, _contact_time_text),
-}
+# A member's own structure and unstructure hooks, by its class and name.
+FieldHooks = dict[tuple[type[Any], str], tuple[Callable[..., Any], Callable[..., Any]]]
 
 
-def _register_model(converter: cattrs.Converter, cls: type[Any]) -> None:
+def _register_model(converter: cattrs.Converter, cls: type[Any], field_hooks: FieldHooks) -> None:
     from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
     # One override per member says all the converter must know of it: its wire name, its own
@@ -251,7 +257,7 @@ def _register_model(converter: cattrs.Converter, cls: type[Any]) -> None:
     # of the wire form when absent.
     overrides = {}
     for field in cls.__attrs_attrs__:
-        structure, unstructure = _FIELD_HOOKS.get((cls, field.name), (None, None))
+        structure, unstructure = field_hooks.get((cls, field.name), (None, None))
         overrides[field.name] = override(
             rename=_WIRE_NAMES.get(field.name),
             struct_hook=structure,

@@ -1,0 +1,80 @@
+"""The package's public names: all of them resolve, and only the create path loads at import.
+
+`campaign_rules/__init__.py` imports what checking a campaign body needs and imports the rest
+of the interface on first use of one of its names (PEP 562).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import campaign_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+# Modules of the interface beyond the campaign body, loaded on first use only.
+LOADED_ON_FIRST_USE = (
+    "campaign_rules._authorization",
+    "campaign_rules._catalogue",
+    "campaign_rules._checks",
+    "campaign_rules._fingerprint",
+    "campaign_rules._idempotency",
+    "campaign_rules._parse",
+    "campaign_rules._rate",
+    "campaign_rules._response_models",
+    "campaign_rules._schema",
+)
+
+
+@pytest.mark.parametrize("name", campaign_rules.__all__)
+def test_every_public_name_resolves_and_is_listed(name: str) -> None:
+    assert getattr(campaign_rules, name) is not None
+    assert name in dir(campaign_rules)
+
+
+def test_the_lazy_names_are_the_objects_of_their_modules() -> None:
+    from campaign_rules._parse import parse_thread
+    from campaign_rules._response_models import Thread
+
+    assert campaign_rules.parse_thread is parse_thread
+    assert campaign_rules.Thread is Thread
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'parse_anything'"):
+        campaign_rules.parse_anything  # noqa: B018
+
+
+def test_star_import_gives_every_public_name() -> None:
+    namespace: dict[str, object] = {}
+    exec("from campaign_rules import *", namespace)
+    assert set(campaign_rules.__all__) <= set(namespace)
+
+
+def _modules_loaded_after(code: str) -> set[str]:
+    script = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+    output = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    return set(json.loads(output))
+
+
+def test_validating_a_body_loads_none_of_the_rest_of_the_interface() -> None:
+    loaded = _modules_loaded_after(
+        "import campaign_rules\n"
+        "body = json.load(open('examples/phone_call.json'))\n"
+        "assert campaign_rules.validate_create(body).ok"
+    )
+    assert "campaign_rules._validate" in loaded
+    assert loaded.isdisjoint(LOADED_ON_FIRST_USE)
+    assert "cattrs" not in loaded
+
+
+def test_a_name_of_the_rest_loads_its_module_on_first_use() -> None:
+    loaded = _modules_loaded_after("import campaign_rules\ncampaign_rules.parse_thread")
+    assert "campaign_rules._parse" in loaded
+    assert "campaign_rules._authorization" not in loaded
