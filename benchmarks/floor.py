@@ -10,9 +10,19 @@ invalid payload may even raise. Whatever it costs, a validator that also checks 
 reports every violation costs more; so if this floor alone takes most of pydantic's time, the
 rules cannot fit in the rest.
 
+`visit_all` looks at every value of a payload once and does nothing else: the least reading
+of any validator that reports every violation, valid payload or not.
+
+`empty_rules` is the other part that the issue's design makes certain: running the creation
+rule table, every rule a generator, when every rule finds nothing at once (each of its 26
+checks replaced by one that yields nothing, on a payload nobody reads). It is what running
+the rules costs before any rule looks at anything. On a valid payload, `build_only` and
+`empty_rules` add up: a validator built as the issue asks costs at least their sum, plus the
+real checks; on an invalid one, at least `visit_all` and `empty_rules`.
+
 Before timing, `build_only` must build, for every valid corpus payload, a value equal to the
-one `validate_create` builds; a difference stops the run. The rounds interleave `build_only`,
-pydantic and `validate_create` as `run.py` does, and the ratios are taken within each round.
+one `validate_create` builds; a difference stops the run. The rounds interleave the
+contenders as `run.py` does, and the ratios are taken within each round.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ import argparse
 import datetime
 import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +40,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import make_corpus  # noqa: E402
-from benchmarks.peers import pydantic_rules  # noqa: E402
 from benchmarks.run import Validate, ns_per_payload  # noqa: E402
 from campaign_rules import (  # noqa: E402
     CampaignCreate,
@@ -38,8 +48,11 @@ from campaign_rules import (  # noqa: E402
     DayWindow,
     IntegrationType,
     Schedule,
+    Violation,
     validate_create,
 )
+from campaign_rules._runner import collect_violations  # noqa: E402
+from campaign_rules.rules.table import CREATE_RULES, Rule  # noqa: E402
 
 _CHANNELS = {channel.value: channel for channel in IntegrationType}
 _MODES = {mode.value: mode for mode in CyclesMode}
@@ -98,42 +111,96 @@ def build_only(payload: dict[str, Any]) -> CampaignCreate:
     )
 
 
-def main() -> int:
-    """Time the floor; exit status 1 when it builds a value other than `validate_create`'s."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=500, help="valid payloads")
-    parser.add_argument("--rounds", type=int, default=15, help="timed rounds")
-    parser.add_argument("--seed", type=int, default=20261122, help="corpus seed")
-    args = parser.parse_args()
+def _finds_nothing(subject: object) -> Iterator[Any]:
+    return
+    yield
 
-    payloads = make_corpus(args.seed, args.size).valid
-    for index, payload in enumerate(payloads):
-        if build_only(payload) != validate_create(payload).value:
-            print(f"build_only and validate_create build different values for payload {index}")
-            return 1
 
-    contenders: dict[str, Validate] = {
-        "pydantic": pydantic_rules.validate,
-        "build_only": build_only,  # type: ignore[dict-item]
-        "campaign_rules": validate_create,
-    }
+# The creation rule table, each rule's check replaced by one that finds nothing at once.
+EMPTY_TABLE = tuple(Rule(rule.id, rule.key, rule.source, _finds_nothing) for rule in CREATE_RULES)
+
+
+def empty_rules(payload: object) -> list[Violation]:
+    """Run the creation table's 26 rules, each finding nothing, as `validate_create` runs them."""
+    found: list[Violation] = []
+    collect_violations(payload, EMPTY_TABLE, found)
+    return found
+
+
+def visit_all(payload: object) -> int:
+    """Look at every value of `payload` once: the least reading that can find every violation."""
+    pending = [payload]
+    seen = 0
+    while pending:
+        value = pending.pop()
+        seen += 1
+        if type(value) is dict:
+            pending.extend(value.values())
+        elif type(value) is list:
+            pending.extend(value)
+    return seen
+
+
+def time_set(payloads: list[Any], contenders: dict[str, Validate], rounds: int) -> None:
+    """Print each contender's median ns per payload and its ratios to pydantic, by round."""
     names = list(contenders)
     times: dict[str, list[float]] = {name: [] for name in names}
-    for round_ in range(args.rounds + 1):
-        order = names[round_ % 3 :] + names[: round_ % 3]
+    for round_ in range(rounds + 1):
+        turn = round_ % len(names)
+        order = names[turn:] + names[:turn]
         measured = {name: ns_per_payload(contenders[name], payloads) for name in order}
         if round_:  # the first round warms up
             for name in names:
                 times[name].append(measured[name])
-
-    print(f"{args.size} valid payloads, seed {args.seed}, {args.rounds} rounds")
-    print("median ns per payload; ratio to pydantic (median of the rounds, min-max)")
     for name in names:
         ratios = [mine / base for mine, base in zip(times[name], times["pydantic"], strict=True)]
         print(
             f"  {name:<15} {statistics.median(times[name]):>9,.0f} ns"
             f"  {statistics.median(ratios):5.2f}x  ({min(ratios):.2f}-{max(ratios):.2f})"
         )
+
+
+def main() -> int:
+    """Time the floor; exit status 1 when it builds a value other than `validate_create`'s."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=500, help="payloads in each set")
+    parser.add_argument("--rounds", type=int, default=15, help="timed rounds")
+    parser.add_argument("--seed", type=int, default=20261122, help="corpus seed")
+    args = parser.parse_args()
+
+    from benchmarks.peers import pydantic_rules  # the bench extra's; the parts above need none
+
+    corpus = make_corpus(args.seed, args.size)
+    for index, payload in enumerate(corpus.valid):
+        if build_only(payload) != validate_create(payload).value:
+            print(f"build_only and validate_create build different values for payload {index}")
+            return 1
+
+    print(f"seed {args.seed}, {args.size} payloads in each set, {args.rounds} rounds")
+    print("median ns per payload; ratio to pydantic (median of the rounds, min-max)")
+    print("valid payloads")
+    time_set(
+        corpus.valid,
+        {
+            "pydantic": pydantic_rules.validate,
+            "build_only": build_only,  # type: ignore[dict-item]
+            "visit_all": visit_all,
+            "empty_rules": empty_rules,
+            "campaign_rules": validate_create,
+        },
+        args.rounds,
+    )
+    print("invalid payloads (build_only cannot take them)")
+    time_set(
+        [payload for payload, _ in corpus.invalid],
+        {
+            "pydantic": pydantic_rules.validate,
+            "visit_all": visit_all,
+            "empty_rules": empty_rules,
+            "campaign_rules": validate_create,
+        },
+        args.rounds,
+    )
     return 0
 
 

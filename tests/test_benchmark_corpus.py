@@ -10,8 +10,10 @@ import importlib
 
 import pytest
 from benchmarks.corpus import make_corpus
+from benchmarks.floor import EMPTY_TABLE, build_only, empty_rules, visit_all
 
 from campaign_rules import validate_create
+from campaign_rules.rules.table import CREATE_RULES
 
 CORPUS = make_corpus(seed=7, size=60)
 
@@ -30,6 +32,22 @@ def test_each_injected_defect_gives_exactly_its_violation() -> None:
 def test_the_corpus_is_the_same_for_the_same_seed() -> None:
     assert make_corpus(seed=7, size=60) == CORPUS
     assert make_corpus(seed=8, size=60) != CORPUS
+
+
+def test_the_floor_builds_the_value_validate_create_builds() -> None:
+    # benchmarks/floor.py's lower bound must do the building it claims to, no less.
+    for payload in CORPUS.valid:
+        assert build_only(payload) == validate_create(payload).value
+
+
+def test_the_floor_visits_every_value_once() -> None:
+    assert visit_all({"a": [1, "x"], "b": {"c": None}, "d": {}}) == 7
+    assert visit_all(5) == 1
+
+
+def test_the_empty_table_is_the_creation_table_finding_nothing() -> None:
+    assert [rule.id for rule in EMPTY_TABLE] == [rule.id for rule in CREATE_RULES]
+    assert empty_rules(CORPUS.invalid[0][0]) == []
 
 
 @pytest.mark.parametrize(
