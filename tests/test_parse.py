@@ -474,6 +474,18 @@ class TestFromCreate:
         kept = detail_of(created("phone_call"), created_at=aware)
         assert to_wire(kept)["created_at"] == "2026-03-01T10:30:00+01:00"
 
+    @pytest.mark.parametrize("id_", [1, 2**53 - 1])
+    def test_an_id_within_the_wire_range_reads_back(self, id_: int) -> None:
+        detail = detail_of(created("phone_call"), id=id_)
+        body = {"success": True, "campaign": to_wire(detail)}
+        assert parse_create_response(body).value == detail
+
+    @pytest.mark.parametrize("id_", [0, -1, 2**53, True, 1.0, "42"], ids=repr)
+    def test_an_id_outside_the_wire_range_is_the_servers_bug(self, id_: object) -> None:
+        # D-path-ids: parse_create_response would refuse the body such a detail writes.
+        with pytest.raises(ValueError, match="a campaign id is an integer from 1 to"):
+            detail_of(created("phone_call"), id=id_)
+
     def test_the_agent_id_is_the_validated_lower_case_one(self) -> None:
         detail = detail_of(created("phone_call", agent_id=AGENT.upper()))
         assert detail.agent == AgentRef(AGENT, "Ana")

@@ -15,6 +15,7 @@ from types import MappingProxyType
 import attrs
 
 from campaign_rules._enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._limits import PATH_ID_MAX
 from campaign_rules._models import CampaignCreate, CyclesConfig, Schedule
 
 __all__ = [
@@ -129,8 +130,12 @@ class CampaignDetail:
 
         Input-only members are left out: `filter_tags` (spec 2.2) and the members spec 2.2 does
         not list (`description`, `timezone`, ...). A naive `created_at` is taken as UTC, as on
-        the wire (D-date-times).
+        the wire (D-date-times). Raises `ValueError` for an `id` that is not an integer from 1
+        to 2**53 - 1: the server's own bug, which would give a body `parse_create_response`
+        refuses (D-path-ids).
         """
+        if type(id) is not int or not 1 <= id <= PATH_ID_MAX:
+            raise ValueError(f"a campaign id is an integer from 1 to {PATH_ID_MAX}, not {id!r}")
         if created_at.tzinfo is None:
             created_at = created_at.replace(tzinfo=datetime.UTC)
         return cls(
