@@ -9,6 +9,10 @@ Import requires Hypothesis: install the extra, `pip install 'campaign-rules[stra
   a whole). There are as many kinds of defect as `DEFECT_KINDS` lists.
 - `update_patches(existing)` draws JSON Merge Patches that `validate_update(existing, patch)`
   accepts on a campaign that is not finished.
+- `invalid_update_patches(existing)` draws `(patch, status, expected_key, expected_field)`: an
+  update with one defect (an owner field, `cycles.enabled` or `cycles.mode` changed, a cycles
+  field on a campaign without cycles, a finished campaign, a patch that is not an object, a
+  merged campaign that breaks a creation rule), and the one violation it gives.
 
 A service that embeds the rules can property-test its handler in three lines::
 
@@ -20,7 +24,7 @@ A service that embeds the rules can property-test its handler in three lines::
 Bounds, members and enumerations are read from the library's own tables, so the strategies
 follow the rules. Free text comes mostly from pools built once from a fixed seed (accents,
 emoji, control characters, every plane but surrogates), since drawing text is the costliest
-thing Hypothesis does. The other names of this module are the building blocks of these three,
+thing Hypothesis does. The other names of this module are the building blocks of these four,
 shared with the project's tests; only `__all__` is the public surface.
 """
 
@@ -45,7 +49,7 @@ except ImportError as error:  # pragma: no cover - only without the extra
     ) from error
 
 from campaign_rules._convert import to_wire
-from campaign_rules._enums import CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._limits import (
     CHANNEL_OF_FIELD,
     CONTACT_STATUSES,
@@ -78,9 +82,12 @@ from campaign_rules._timezones import timezone_names
 
 __all__ = [
     "DEFECT_KINDS",
+    "PATCH_DEFECT_KINDS",
     "Defect",
+    "PatchDefect",
     "create_payloads",
     "invalid_create_payloads",
+    "invalid_update_patches",
     "is_plain_json",
     "update_patches",
 ]
@@ -1249,3 +1256,132 @@ def _merge_diff(current: dict[str, Any], target: dict[str, Any]) -> dict[str, An
         elif name not in current or type(old) is not type(value) or old != value:
             patch[name] = value
     return patch
+
+
+# ---------------------------------------------------------------------------------------------
+# Update patches with one defect.
+
+PatchDefect = tuple[Any, CampaignStatus | None, ErrorKey, str | None]
+"""`(patch, status, expected_key, expected_field)`: an update with one defect, and its violation."""
+
+
+def _owner_field_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
+    # api-contract: the owner and channel never change; the current value is no change.
+    patch = draw(update_patches(existing))
+    name = draw(st.sampled_from(IMMUTABLE_OWNER_FIELDS))
+    if name == "agent_id":  # another agent, in any case (D-agent-id)
+        others = [agent for agent in SAMPLE_AGENT_IDS if agent != existing.agent_id]
+        value = draw(st.sampled_from(_cases_of(draw(st.sampled_from(others)))))
+    elif name == "integration_id":
+        value = existing.integration_id + draw(st.sampled_from(("-2", "x", " ")))
+    else:
+        value = next(channel for channel in CHANNELS if channel != existing.integration_type)
+    patch[name] = value
+    return patch, None, ErrorKey.IMMUTABLE_FIELD, name
+
+
+def _cycles_enabled_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
+    # spec 2.4 rule 4: enabled at creation or never. Removing the block disables it too.
+    patch = draw(update_patches(existing))
+    if existing.cycles is None:
+        patch["cycles"] = {"enabled": True}
+    else:
+        patch["cycles"] = draw(st.sampled_from(({"enabled": False}, None)))
+    return patch, None, ErrorKey.IMMUTABLE_FIELD, "cycles.enabled"
+
+
+def _cycles_mode_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
+    if existing.cycles is None:
+        raise ValueError("the campaign has no cycles whose mode could change")
+    patch = draw(update_patches(existing))
+    other = next(mode for mode in MODES if mode != existing.cycles.mode)
+    patch["cycles"] = {"mode": other}
+    return patch, None, ErrorKey.IMMUTABLE_FIELD, "cycles.mode"
+
+
+def _cycles_field_without_cycles(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
+    # api-contract: no cycles field but `enabled` is set on a campaign without cycles.
+    if existing.cycles is not None:
+        raise ValueError("the campaign has cycles: its cycles fields may be set")
+    patch = draw(update_patches(existing))
+    name, value = draw(
+        st.sampled_from(
+            (
+                ("mode", "cooldown"),
+                ("max_iterations", MAX_ITERATIONS.low),
+                ("cooldown_minutes", COOLDOWN_MINUTES.high),
+                ("filter_tags", [SAMPLE_TAGS[0]]),
+                ("schedule", {}),
+            )
+        )
+    )
+    patch["cycles"] = {name: value}
+    return patch, None, ErrorKey.CYCLES_NOT_ENABLED, f"cycles.{name}"
+
+
+def _campaign_finished(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
+    # api-contract: a finished campaign takes no change; `{}` is no change, so it is not drawn.
+    patch = draw(update_patches(existing).filter(bool))
+    return patch, CampaignStatus.FINISHED, ErrorKey.CAMPAIGN_FINISHED, None
+
+
+def _patch_not_an_object(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
+    # D-merge-patch: a patch is a JSON object.
+    value = draw(st.sampled_from(([], [{"name": "x"}], "name=x", 1, 1.5, True, None)))
+    return value, None, INVALID_REQUEST, None
+
+
+def _merged_retries_out_of_bounds(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
+    # Every creation rule runs on the merged campaign; one breaks.
+    patch = draw(update_patches(existing))
+    patch["retries"] = draw(
+        st.one_of(st.integers(max_value=RETRIES.low - 1), st.integers(min_value=RETRIES.high + 1))
+    )
+    return patch, None, INVALID_REQUEST, "retries"
+
+
+_PATCH_DEFECTS: Final[dict[str, Callable[[st.DrawFn, CampaignCreate], PatchDefect]]] = {
+    "owner_field_changed": _owner_field_changed,
+    "cycles_enabled_changed": _cycles_enabled_changed,
+    "cycles_mode_changed": _cycles_mode_changed,
+    "cycles_field_without_cycles": _cycles_field_without_cycles,
+    "campaign_finished": _campaign_finished,
+    "patch_not_an_object": _patch_not_an_object,
+    "merged_retries_out_of_bounds": _merged_retries_out_of_bounds,
+}
+PATCH_DEFECT_KINDS: Final = tuple(_PATCH_DEFECTS)
+# The kinds that need an enabled cycles block, and those that need none.
+_NEEDS_CYCLES: Final = frozenset({"cycles_mode_changed"})
+_NEEDS_NO_CYCLES: Final = frozenset({"cycles_field_without_cycles"})
+
+
+def invalid_update_patches(
+    existing: CampaignCreate, *, kinds: Iterable[str] | None = None
+) -> st.SearchStrategy[PatchDefect]:
+    """`(patch, status, expected_key, expected_field)`: an update of `existing` with one defect.
+
+    `validate_update(existing, patch, status=status)` reports exactly one violation, with the
+    error key `expected_key` and the field path `expected_field` (`None` for the patch as a
+    whole). `status` is `None` but for a finished campaign. Every patch is plain JSON. `kinds`
+    limits the defects to some of `PATCH_DEFECT_KINDS` (all that fit `existing` by default: a
+    mode cannot change on a campaign without cycles). Raises `ValueError` when no kind is left.
+    """
+    chosen = PATCH_DEFECT_KINDS if kinds is None else tuple(kinds)
+    unknown = set(chosen) - set(PATCH_DEFECT_KINDS)
+    if unknown:
+        raise ValueError(f"unknown kinds of defect: {sorted(unknown)}")
+    misfits = _NEEDS_NO_CYCLES if existing.cycles is not None else _NEEDS_CYCLES
+    chosen = tuple(kind for kind in chosen if kind not in misfits)
+    if not chosen:
+        raise ValueError("no kind of defect is left that fits this campaign")
+    return _one_patch_defect(existing, chosen)
+
+
+@st.composite
+def _one_patch_defect(
+    draw: st.DrawFn, existing: CampaignCreate, kinds: tuple[str, ...]
+) -> PatchDefect:
+    kind = draw(st.sampled_from(kinds))
+    if currently_in_test_context():
+        event(kind)
+    return _PATCH_DEFECTS[kind](draw, existing)

@@ -209,6 +209,50 @@ def test_update_patches_are_accepted_and_give_the_merged_campaign(
         assert after.mode == before.mode
 
 
+@given(
+    existing_campaigns.flatmap(
+        lambda existing: st.tuples(st.just(existing), cs.invalid_update_patches(existing))
+    )
+)
+def test_invalid_update_patches_give_their_one_violation(
+    case: tuple[CampaignCreate, cs.PatchDefect],
+) -> None:
+    existing, (patch, status, key, field) = case
+    assert cs.is_plain_json(patch)
+    result = validate_update(existing, patch, status=status)
+    assert [(v.key, v.field) for v in result.violations] == [(key, field)]
+
+
+@pytest.mark.parametrize("base", sorted(BASES))
+@pytest.mark.parametrize("kind", cs.PATCH_DEFECT_KINDS)
+def test_each_kind_of_patch_defect_is_drawn_where_it_fits(base: str, kind: str) -> None:
+    existing = _created(payload(base))
+    fits = {
+        "cycles_mode_changed": existing.cycles is not None,
+        "cycles_field_without_cycles": existing.cycles is None,
+    }.get(kind, True)
+    if not fits:
+        with pytest.raises(ValueError, match="no kind of defect is left that fits"):
+            cs.invalid_update_patches(existing, kinds=(kind,))
+        return
+    drawn = cs.invalid_update_patches(existing, kinds=(kind,))
+
+    def gives_its_violation(case: cs.PatchDefect) -> bool:
+        patch, status, key, field = case
+        found = validate_update(existing, patch, status=status).violations
+        return [(v.key, v.field) for v in found] == [(key, field)]
+
+    assert not drawn_one(drawn, lambda case: not gives_its_violation(case), max_examples=30)
+    # Not one patch only: the defect comes with the other changes a valid patch makes.
+    patches = set()
+    assert drawn_one(drawn, lambda case: patches.add(json.dumps(case[0])) or len(patches) > 3)
+
+
+def test_invalid_update_patches_refuse_unknown_kinds() -> None:
+    with pytest.raises(ValueError, match="unknown kinds of defect"):
+        cs.invalid_update_patches(_created(payload()), kinds=("owner_changed",))
+
+
 @pytest.mark.parametrize("base", sorted(BASES))
 def test_update_patches_set_change_and_remove_members(base: str) -> None:
     # Not only `{}` and re-sent values: some patches change the campaign, some remove a member.
