@@ -6,6 +6,8 @@ Usage, from the repository root, with the `mutation` extra installed
     python scripts/mutation.py                 # every module `[tool.mutmut]` names, every test
     python scripts/mutation.py --rule cycles   # one rule module, against its own tests
     python scripts/mutation.py --latest        # the rule module changed most recently (CI)
+    python scripts/mutation.py --module _change --tests tests/test_rules_update.py
+                                               # any one module, against the tests named
 
 The score is the share of mutants that the tests kill (a timeout counts as killed, as in
 mutmut's own badge). Every survivor is printed with its diff; each must be killed by a new test
@@ -20,6 +22,7 @@ in CI; the full run mutates in place with the configuration of `pyproject.toml`.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -34,6 +37,13 @@ RULE_MODULES = ("cycles", "fields", "lookups", "schedule", "shape", "update")
 TARGET = 95.0
 KILLED = {"killed", "timeout"}
 COPIED = ("src", "tests", "docs", "examples", "pyproject.toml")
+# The tests of the full run (`[tool.mutmut]`): every example test, no property, no matrix.
+EXAMPLE_TESTS = [
+    "tests",
+    "--ignore=tests/property",
+    "--ignore=tests/test_adversarial.py",
+    "--ignore=tests/test_concurrency.py",
+]
 
 
 def latest_rule_module() -> str:
@@ -54,6 +64,15 @@ def latest_rule_module() -> str:
 
 def one_rule_project(rule: str, folder: Path) -> None:
     """A copy of the project in `folder` whose mutmut configuration covers `rule` alone."""
+    tests = [f"tests/test_rules_{rule}.py", "tests/test_cases.py"]
+    one_module_project(f"rules/{rule}", tests, folder)
+
+
+def one_module_project(module: str, tests: list[str], folder: Path) -> None:
+    """A copy of the project in `folder` whose mutmut configuration mutates `module` alone.
+
+    `module` is a path under `src/campaign_rules/` without `.py`; `tests` the tests to run.
+    """
     for name in COPIED:
         source = ROOT / name
         if source.is_dir():
@@ -67,10 +86,9 @@ def one_rule_project(rule: str, folder: Path) -> None:
         f"{head}\n{'[' + tail if tail else ''}\n"
         "[tool.mutmut]\n"
         'source_paths = ["src/campaign_rules"]\n'
-        f'only_mutate = ["src/campaign_rules/rules/{rule}.py"]\n'
+        f'only_mutate = ["src/campaign_rules/{module}.py"]\n'
         'also_copy = ["tests", "examples", "docs", "pyproject.toml"]\n'
-        "pytest_add_cli_args_test_selection = "
-        f'["tests/test_rules_{rule}.py", "tests/test_cases.py"]\n'
+        f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider"]\n',
         encoding="utf-8",
     )
@@ -121,10 +139,22 @@ def main() -> int:
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument("--rule", choices=RULE_MODULES, help="one rule module, its own tests")
     scope.add_argument("--latest", action="store_true", help="the latest changed rule module")
+    scope.add_argument(
+        "--module", help="one module under src/campaign_rules/, without .py (`_document`)"
+    )
+    parser.add_argument(
+        "--tests", nargs="+", help="with --module: the tests to run (default: every example test)"
+    )
     parser.add_argument("--target", type=float, default=TARGET, help="lowest passing score, %%")
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     options = parser.parse_args()
 
+    if options.module:
+        tests = options.tests or EXAMPLE_TESTS
+        print(f"mutmut: src/campaign_rules/{options.module}.py, {' '.join(tests)}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
+            one_module_project(options.module, tests, Path(scratch))
+            return run(Path(scratch), options)
     rule = latest_rule_module() if options.latest else options.rule
     if rule is None:
         print("mutmut: every module of [tool.mutmut], every test", flush=True)

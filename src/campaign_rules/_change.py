@@ -6,7 +6,6 @@ The update rules judge the change from here; the creation rules and the look-ups
 
 from __future__ import annotations
 
-import functools
 from typing import Final
 
 from campaign_rules._convert import to_wire
@@ -19,7 +18,14 @@ from campaign_rules._merge import merge_patch
 from campaign_rules._models import CampaignCreate
 from campaign_rules._shape import CAMPAIGN_MEMBERS
 
-__all__ = ["PATCH_MAX_MEMBERS", "Change"]
+__all__ = [
+    "PATCH_MAX_MEMBERS",
+    "Change",
+    "changed_owner_fields",
+    "changes_cycles_mode",
+    "cycles_enabled_after",
+    "merged_campaign",
+]
 
 # api-contract: the fields that name the campaign's owner and channel never change.
 _OWNER_FIELDS = ("agent_id", "integration_id", "integration_type")
@@ -31,8 +37,12 @@ PATCH_MAX_MEMBERS: Final = OBJECT_MAX_MEMBERS - len(CAMPAIGN_MEMBERS)
 class Change:
     """An update as the rules see it: the campaign as it is, the patch, and the result.
 
-    `members` is the patch's members when it is an object within the member limit, else
-    `None`: such a patch is not applied, and `patch_is_object` reports it.
+    Read once, when the change is made (as a `Document` is), through the plain functions below.
+    Attributes: `members`, the patch's members when it is an object within the member limit,
+    else `None` (such a patch is not applied, and `patch_is_object` reports it); `is_empty`,
+    whether the patch is `{}`; `cycles_were_enabled`; `changed_owner_fields`; `cycles_patch`;
+    `cycles_enabled_after`; `changes_cycles_enabled`; `changes_cycles_mode`; and `merged`, the
+    campaign after the patch, read as a creation payload.
     """
 
     def __init__(
@@ -48,87 +58,88 @@ class Change:
         self.directory = directory
         fits = is_object(patch) and dict.__len__(patch) <= PATCH_MAX_MEMBERS  # type: ignore[arg-type]
         self.members = read_object(patch) if fits else None
-
-    @property
-    def is_empty(self) -> bool:
-        """Whether the patch is `{}`, the one patch that changes nothing whatever the campaign."""
-        return is_object(self.patch) and dict.__len__(self.patch) == 0  # type: ignore[arg-type]
-
-    @property
-    def cycles_were_enabled(self) -> bool:
-        """Whether the campaign as it is has cycles enabled."""
-        return self.existing.cycles is not None and self.existing.cycles.enabled
-
-    @functools.cached_property
-    def changed_owner_fields(self) -> tuple[str, ...]:
-        """The owner fields the patch sets to another value; the current value is no change."""
-        members = self.members or {}
-        return tuple(
-            name
-            for name in _OWNER_FIELDS
-            if name in members and not _same_owner_value(self.existing, name, members[name])
+        # `{}` is the one patch that changes nothing, whatever the campaign.
+        self.is_empty = is_object(patch) and dict.__len__(patch) == 0  # type: ignore[arg-type]
+        self.cycles_were_enabled = existing.cycles is not None and existing.cycles.enabled
+        self.changed_owner_fields = changed_owner_fields(existing, self.members)
+        self.cycles_patch = (
+            read_object(self.members.get("cycles")) if self.members is not None else None
         )
+        self.cycles_enabled_after = cycles_enabled_after(
+            self.cycles_were_enabled, self.members, self.cycles_patch
+        )
+        self.changes_cycles_enabled = self.cycles_were_enabled != self.cycles_enabled_after
+        self.changes_cycles_mode = changes_cycles_mode(
+            existing, self.changes_cycles_enabled, self.cycles_patch
+        )
+        self.merged = merged_campaign(self)
 
-    @functools.cached_property
-    def cycles_patch(self) -> dict[str, object] | None:
-        """The patch's `cycles` member when it is a readable object."""
-        return read_object(self.members.get("cycles")) if self.members is not None else None
 
-    @functools.cached_property
-    def cycles_enabled_after(self) -> bool:
-        """Whether cycles are enabled once the patch is applied, judged from the patch itself.
+def changed_owner_fields(
+    existing: CampaignCreate, members: dict[str, object] | None
+) -> tuple[str, ...]:
+    """The owner fields the patch sets to another value; the current value is no change."""
+    members = members or {}
+    return tuple(
+        name
+        for name in _OWNER_FIELDS
+        if name in members and not _same_owner_value(existing, name, members[name])
+    )
 
-        Judged from the patch rather than from the merged campaign, so that only what the patch
-        says of `enabled` counts.
-        """
-        if self.members is None or "cycles" not in self.members:
-            return self.cycles_were_enabled
-        if is_oversized_object(self.members["cycles"]):
-            return self.cycles_were_enabled  # not read at all: `known_members_only` reports it
-        block = self.cycles_patch
-        if block is None:
-            return False  # `null`, or a value that is not an object, removes the block
-        if "enabled" not in block:
-            return self.cycles_were_enabled
-        return block["enabled"] is True
 
-    @functools.cached_property
-    def changes_cycles_enabled(self) -> bool:
-        """Whether the patch enables or disables cycles."""
-        return self.cycles_were_enabled != self.cycles_enabled_after
+def cycles_enabled_after(
+    were_enabled: bool, members: dict[str, object] | None, block: dict[str, object] | None
+) -> bool:
+    """Whether cycles are enabled once the patch is applied, judged from the patch itself.
 
-    @functools.cached_property
-    def changes_cycles_mode(self) -> bool:
-        """Whether the patch sets another `mode` on cycles that stay enabled."""
-        before, block = self.existing.cycles, self.cycles_patch
-        if before is None or self.changes_cycles_enabled or block is None or "mode" not in block:
-            return False
-        return as_string(block["mode"]) != before.mode
+    Judged from the patch (its `members`, and `block`, its `cycles` member when that is a
+    readable object) rather than from the merged campaign, so that only what the patch says
+    of `enabled` counts.
+    """
+    if members is None or "cycles" not in members:
+        return were_enabled
+    if is_oversized_object(members["cycles"]):
+        return were_enabled  # not read at all: `known_members_only` reports it
+    if block is None:
+        return False  # `null`, or a value that is not an object, removes the block
+    if "enabled" not in block:
+        return were_enabled
+    return block["enabled"] is True
 
-    @functools.cached_property
-    def merged(self) -> Document:
-        """The campaign after the patch, read as a creation payload.
 
-        A field whose change the update rules refuse keeps its current value here, so that the
-        creation rules and the look-ups do not report the same defect again. A patch that is
-        not applied leaves the campaign as it is.
-        """
-        wire = to_wire(self.existing)
-        if self.members is None:
-            return Document(wire, self.directory)
-        merged = merge_patch(wire, self.patch)
-        for name in self.changed_owner_fields:
-            merged[name] = wire[name]
-        if self.changes_cycles_enabled:
-            merged.pop("cycles", None)
-            if "cycles" in wire:
-                merged["cycles"] = wire["cycles"]
-        elif self.changes_cycles_mode:
-            merged["cycles"] = {
-                **(read_object(merged["cycles"]) or {}),
-                "mode": wire["cycles"]["mode"],
-            }
-        return Document(merged, self.directory)
+def changes_cycles_mode(
+    existing: CampaignCreate, changes_enabled: bool, block: dict[str, object] | None
+) -> bool:
+    """Whether the patch's cycles `block` sets another `mode` on cycles that stay enabled."""
+    before = existing.cycles
+    if before is None or changes_enabled or block is None or "mode" not in block:
+        return False
+    return as_string(block["mode"]) != before.mode
+
+
+def merged_campaign(change: Change) -> Document:
+    """The campaign after the patch, read as a creation payload.
+
+    A field whose change the update rules refuse keeps its current value here, so that the
+    creation rules and the look-ups do not report the same defect again. A patch that is not
+    applied leaves the campaign as it is.
+    """
+    wire = to_wire(change.existing)
+    if change.members is None:
+        return Document(wire, change.directory)
+    merged = merge_patch(wire, change.patch)
+    for name in change.changed_owner_fields:
+        merged[name] = wire[name]
+    if change.changes_cycles_enabled:
+        merged.pop("cycles", None)
+        if "cycles" in wire:
+            merged["cycles"] = wire["cycles"]
+    elif change.changes_cycles_mode:
+        merged["cycles"] = {
+            **(read_object(merged["cycles"]) or {}),
+            "mode": wire["cycles"]["mode"],
+        }
+    return Document(merged, change.directory)
 
 
 def _same_owner_value(existing: CampaignCreate, name: str, sent: object) -> bool:

@@ -231,20 +231,31 @@ class Document:
         cycles = self.enabled_cycles
         return array_length(cycles.get(name)) if cycles is not None else None
 
-    # The server's answers, each asked once however many rules need it.
+    # The server's answers, each asked once however many rules need it. Each property only
+    # caches; the plain function of its name below decides, where mutation testing reaches it.
 
     @functools.cached_property
     def agent_found(self) -> bool:
         """Whether the directory knows the well-formed `agent_id`."""
-        if self.directory is None or self.agent_id is None:
-            return False
-        return self.directory.agent_exists(self.agent_id)
+        return agent_found(self)
 
     @functools.cached_property
     def integration_type_found(self) -> str | None:
         """The type of the agent's integration, when the agent exists and the id is well-formed."""
-        if self.directory is None or self.agent_id is None or self.integration_id is None:
-            return None
-        if not self.agent_found:
-            return None
-        return self.directory.integration_type(self.agent_id, self.integration_id)
+        return integration_type_found(self)
+
+
+def agent_found(doc: Document) -> bool:
+    """Whether the directory of `doc` knows its well-formed `agent_id`."""
+    if doc.directory is None or doc.agent_id is None:
+        return False
+    return doc.directory.agent_exists(doc.agent_id)
+
+
+def integration_type_found(doc: Document) -> str | None:
+    """The type of the agent's integration, when the agent exists and the ids are well-formed."""
+    if doc.directory is None or doc.agent_id is None or doc.integration_id is None:
+        return None
+    if not doc.agent_found:
+        return None
+    return doc.directory.integration_type(doc.agent_id, doc.integration_id)
