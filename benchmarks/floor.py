@@ -1,20 +1,21 @@
-"""How fast could any pure-Python `validate_create` be? A lower bound, timed beside pydantic.
+"""How fast could a pure-Python `validate_create` of this design be? A floor, beside pydantic.
 
     python benchmarks/floor.py [--size N] [--rounds R] [--seed S]
 
-`build_only` does, for a valid payload, a part of the work that any pure-Python implementation
-of the issue must do: read each member once (a plain `dict` look-up, trusting its type) and
-build the frozen attrs value objects (`CampaignCreate`, `Schedule`, `DayWindow`,
-`CyclesConfig`). It checks nothing: no rule runs, no violation is made, no type is checked, an
-invalid payload may even raise. Whatever it costs, a validator that also checks every rule and
-reports every violation costs more; so if this floor alone takes most of pydantic's time, the
-rules cannot fit in the rest.
+`build_only` does, for a valid payload, a part of the work that a pure-Python implementation
+of the issue's design (fresh frozen attrs value objects, rules as generators in a table) does:
+read each member once (a plain `dict` look-up, trusting its type) and build the frozen attrs
+value objects (`CampaignCreate`, `Schedule`, `DayWindow`, `CyclesConfig`). It checks nothing:
+no rule runs, no violation is made, no type is checked, an invalid payload may even raise.
+Whatever it costs, a validator of that design that also checks every rule and reports every
+violation costs more; so if this floor alone takes most of pydantic's time, the rules cannot
+fit in the rest.
 
-`visit_all` looks at every value of a payload once and does nothing else: the least reading
-of any validator that reports every violation, valid payload or not.
+`visit_all` looks at every value of a payload once and does nothing else: about the least
+reading of a validator that reports every violation, valid payload or not.
 
 `empty_rules` is the other part that the issue's design makes certain: running the creation
-rule table, every rule a generator, when every rule finds nothing at once (each of its 26
+rule table, every rule a generator, when every rule finds nothing at once (each of its 27
 checks replaced by one that yields nothing, on a payload nobody reads). It is what running
 the rules costs before any rule looks at anything. On a valid payload, `build_only` and
 `empty_rules` add up: a validator built as the issue asks costs at least their sum, plus the
@@ -121,7 +122,7 @@ EMPTY_TABLE = tuple(Rule(rule.id, rule.key, rule.source, _finds_nothing) for rul
 
 
 def empty_rules(payload: object) -> list[Violation]:
-    """Run the creation table's 26 rules, each finding nothing, as `validate_create` runs them."""
+    """Run the creation table's rules, each finding nothing, as `validate_create` runs them."""
     found: list[Violation] = []
     collect_violations(payload, EMPTY_TABLE, found)
     return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,30 @@ def test_a_name_of_the_rest_loads_its_module_on_first_use() -> None:
     loaded = _modules_loaded_after("import campaign_rules\ncampaign_rules.parse_thread")
     assert "campaign_rules._parse" in loaded
     assert "campaign_rules._authorization" not in loaded
+
+
+def test_type_checkers_see_every_public_name_and_no_other(tmp_path: Path) -> None:
+    # The lazy `__getattr__` is hidden from type checkers, so a misspelt name is still an error.
+    from mypy import api
+
+    snippet = tmp_path / "uses.py"
+    snippet.write_text(
+        "import campaign_rules\n"
+        "from campaign_rules import RateLimiter, Thread, parse_thread\n"
+        "reveal_type(parse_thread({}).ok)\n"
+        "campaign_rules.validate_creat({})\n",
+        encoding="utf-8",
+    )
+    report, _, status = api.run(["--strict", "--no-incremental", str(snippet)])
+    assert status == 1
+    assert 'Revealed type is "bool"' in report
+    assert 'Module has no attribute "validate_creat"' in report
+    assert report.count("error:") == 1
+
+
+def test_annotations_can_be_read_at_run_time() -> None:
+    # Tools that read annotations (typing.get_type_hints) find every name they use.
+    for name in campaign_rules.__all__:
+        value = getattr(campaign_rules, name)
+        if callable(value) and not isinstance(value, type):
+            typing.get_type_hints(value)

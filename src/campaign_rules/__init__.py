@@ -8,10 +8,10 @@ A server answers a create request with::
 
 and an SDK checks the same body offline, before sending it, with `validate_create(body)`.
 
-What checking a campaign body needs is imported with the package; the rest of the interface
-(responses, paths, authorization, rate limits, idempotency, the lifecycle, the catalogue and
-the schema) is imported on first use of one of its names (PEP 562), so that a server or SDK
-pays at import only for what it uses.
+What checking a campaign body needs is imported with the package; the other entry points
+(the response models and parsers, authorization, the path, key and transition checks, rate
+limits, idempotency, the catalogue and the schema) are imported on first use of one of their
+names (PEP 562), so that a server or SDK pays at import only for what it uses.
 """
 
 from __future__ import annotations
@@ -211,14 +211,16 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the interface imported on first use (PEP 562)."""
-    module = _LAZY_NAMES.get(name)
-    if module is None:
-        raise AttributeError(f"module 'campaign_rules' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"campaign_rules.{module}"), name)
-    globals()[name] = value  # later look-ups find it without coming here
-    return value
+if not TYPE_CHECKING:  # a type checker sees the imports above, and refuses any other name
+
+    def __getattr__(name: str) -> Any:
+        """A name of the interface imported on first use (PEP 562)."""
+        module = _LAZY_NAMES.get(name)
+        if module is None:
+            raise AttributeError(f"module 'campaign_rules' has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"campaign_rules.{module}"), name)
+        globals()[name] = value  # later look-ups find it without coming here
+        return value
 
 
 def __dir__() -> list[str]:

@@ -86,6 +86,11 @@ if TYPE_CHECKING:
         | Assignee
     )
 
+else:
+    # At run time (for tools that read annotations, such as `typing.get_type_hints`), any
+    # attrs instance: the precise union would import the response models.
+    WireModel = attrs.AttrsInstance
+
 __all__ = ["structure_response", "to_wire"]
 
 T = TypeVar("T")

@@ -135,7 +135,11 @@ class CampaignDetail:
         refuses (D-path-ids).
         """
         if type(id) is not int or not 1 <= id <= PATH_ID_MAX:
-            raise ValueError(f"a campaign id is an integer from 1 to {PATH_ID_MAX}, not {id!r}")
+            # The value itself is not shown: a huge one would make a huge message.
+            kind = type(id).__name__
+            raise ValueError(
+                f"a campaign id is an integer from 1 to {PATH_ID_MAX}; this {kind} is not"
+            )
         if created_at.tzinfo is None:
             created_at = created_at.replace(tzinfo=datetime.UTC)
         return cls(

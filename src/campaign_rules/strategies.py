@@ -67,7 +67,7 @@ from campaign_rules._limits import (
     WHITESPACE,
     Bounds,
 )
-from campaign_rules._models import CampaignCreate
+from campaign_rules._models import CampaignCreate, CyclesConfig
 from campaign_rules._shape import (
     CAMPAIGN_MEMBERS as _CAMPAIGN_SHAPE,
 )
@@ -1211,7 +1211,8 @@ def update_patches(draw: st.DrawFn, existing: CampaignCreate) -> dict[str, Any]:
     current `cycles.enabled` and `cycles.mode`, which is no change.
     """
     current = to_wire(existing)
-    cycles = "absent" if existing.cycles is None else existing.cycles.mode.value
+    enabled = _enabled_cycles(existing)
+    cycles = "absent" if enabled is None else enabled.mode.value
     target = draw(create_payloads(existing.integration_type.value, cycles))
     for name in IMMUTABLE_OWNER_FIELDS:
         target[name] = current[name]
@@ -1222,10 +1223,16 @@ def update_patches(draw: st.DrawFn, existing: CampaignCreate) -> dict[str, Any]:
         "integration_type": existing.integration_type.value,
     }
     patch.update((name, value) for name, value in resent.items() if draw(st.booleans()))
-    if existing.cycles is not None and draw(st.booleans()):
+    if enabled is not None and draw(st.booleans()):
         block = patch.setdefault("cycles", {})
-        block.update(enabled=True, mode=existing.cycles.mode.value)
+        block.update(enabled=True, mode=enabled.mode.value)
     return patch
+
+
+def _enabled_cycles(existing: CampaignCreate) -> CyclesConfig | None:
+    """The campaign's cycles when enabled (a hand-built `CyclesConfig` may say `enabled=False`)."""
+    cycles = existing.cycles
+    return cycles if cycles is not None and cycles.enabled else None
 
 
 def _cases_of(agent_id: str) -> tuple[str, ...]:
@@ -1270,7 +1277,7 @@ def _owner_field_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefe
     patch = draw(update_patches(existing))
     name = draw(st.sampled_from(IMMUTABLE_OWNER_FIELDS))
     if name == "agent_id":  # another agent, in any case (D-agent-id)
-        others = [agent for agent in SAMPLE_AGENT_IDS if agent != existing.agent_id]
+        others = [agent for agent in SAMPLE_AGENT_IDS if agent != existing.agent_id.lower()]
         value = draw(st.sampled_from(_cases_of(draw(st.sampled_from(others)))))
     elif name == "integration_id":
         value = existing.integration_id + draw(st.sampled_from(("-2", "x", " ")))
@@ -1283,7 +1290,7 @@ def _owner_field_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefe
 def _cycles_enabled_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
     # spec 2.4 rule 4: enabled at creation or never. Removing the block disables it too.
     patch = draw(update_patches(existing))
-    if existing.cycles is None:
+    if _enabled_cycles(existing) is None:
         patch["cycles"] = {"enabled": True}
     else:
         patch["cycles"] = draw(st.sampled_from(({"enabled": False}, None)))
@@ -1291,17 +1298,18 @@ def _cycles_enabled_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchD
 
 
 def _cycles_mode_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
-    if existing.cycles is None:
+    enabled = _enabled_cycles(existing)
+    if enabled is None:
         raise ValueError("the campaign has no cycles whose mode could change")
     patch = draw(update_patches(existing))
-    other = next(mode for mode in MODES if mode != existing.cycles.mode)
+    other = next(mode for mode in MODES if mode != enabled.mode)
     patch["cycles"] = {"mode": other}
     return patch, None, ErrorKey.IMMUTABLE_FIELD, "cycles.mode"
 
 
 def _cycles_field_without_cycles(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
     # api-contract: no cycles field but `enabled` is set on a campaign without cycles.
-    if existing.cycles is not None:
+    if _enabled_cycles(existing) is not None:
         raise ValueError("the campaign has cycles: its cycles fields may be set")
     patch = draw(update_patches(existing))
     name, value = draw(
@@ -1364,13 +1372,14 @@ def invalid_update_patches(
     error key `expected_key` and the field path `expected_field` (`None` for the patch as a
     whole). `status` is `None` but for a finished campaign. Every patch is plain JSON. `kinds`
     limits the defects to some of `PATCH_DEFECT_KINDS` (all that fit `existing` by default: a
-    mode cannot change on a campaign without cycles). Raises `ValueError` when no kind is left.
+    mode cannot change on a campaign without enabled cycles). Raises `ValueError` when no kind
+    is left.
     """
     chosen = PATCH_DEFECT_KINDS if kinds is None else tuple(kinds)
     unknown = set(chosen) - set(PATCH_DEFECT_KINDS)
     if unknown:
         raise ValueError(f"unknown kinds of defect: {sorted(unknown)}")
-    misfits = _NEEDS_NO_CYCLES if existing.cycles is not None else _NEEDS_CYCLES
+    misfits = _NEEDS_NO_CYCLES if _enabled_cycles(existing) is not None else _NEEDS_CYCLES
     chosen = tuple(kind for kind in chosen if kind not in misfits)
     if not chosen:
         raise ValueError("no kind of defect is left that fits this campaign")

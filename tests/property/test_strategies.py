@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -223,13 +224,27 @@ def test_invalid_update_patches_give_their_one_violation(
     assert [(v.key, v.field) for v in result.violations] == [(key, field)]
 
 
-@pytest.mark.parametrize("base", sorted(BASES))
+def _hand_built(base: str) -> CampaignCreate:
+    """A campaign as a caller may build it, not as validation does."""
+    existing = _created(payload(base.split("/")[0]))
+    if base.endswith("/cycles disabled"):
+        assert existing.cycles is not None
+        return attrs.evolve(existing, cycles=attrs.evolve(existing.cycles, enabled=False))
+    if base.endswith("/agent id in upper case"):
+        return attrs.evolve(existing, agent_id=existing.agent_id.upper())
+    return existing
+
+
+@pytest.mark.parametrize(
+    "base", [*sorted(BASES), "cooldown/cycles disabled", "phone_call/agent id in upper case"]
+)
 @pytest.mark.parametrize("kind", cs.PATCH_DEFECT_KINDS)
 def test_each_kind_of_patch_defect_is_drawn_where_it_fits(base: str, kind: str) -> None:
-    existing = _created(payload(base))
+    existing = _hand_built(base)
+    enabled = existing.cycles is not None and existing.cycles.enabled
     fits = {
-        "cycles_mode_changed": existing.cycles is not None,
-        "cycles_field_without_cycles": existing.cycles is None,
+        "cycles_mode_changed": enabled,
+        "cycles_field_without_cycles": not enabled,
     }.get(kind, True)
     if not fits:
         with pytest.raises(ValueError, match="no kind of defect is left that fits"):

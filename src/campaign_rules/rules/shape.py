@@ -100,7 +100,8 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
         for name, value in members.items():
             types = shape.get(name)
             # The common case first: an exact `str`, `int`, ... is of its type without asking
-            # `json_type`. (`None`, the types of an unknown member, has no class.)
+            # `json_type`. An unknown member has no types, and `_FIRST_CLASS.get(None)` is
+            # `None`, no value's class, so it goes on to `types is None`.
             if type(value) is _FIRST_CLASS.get(types) or types is None or name in left_to_others:
                 continue  # of its type, unknown, or a member whose type another rule owns
             if json_type(value) not in types:
