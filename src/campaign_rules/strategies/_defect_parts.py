@@ -1,0 +1,49 @@
+"""What the defects share: the `Defect` triple, wrong values, and paths as shown."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import strategies as st
+
+from campaign_rules._enums import ErrorKey
+from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, Bounds
+from campaign_rules.strategies._texts import texts
+from campaign_rules.strategies._values import huge_ints
+
+Defect = tuple[Any, ErrorKey, str | None]
+"""`(payload, expected_key, expected_field)`: a body with one defect, and its one violation."""
+
+
+def name_as_shown(name: str) -> str:
+    """A member name as a field path shows it (D-unknown-members: cut to 64 and `…`)."""
+    limit = FIELD_PATH_MAX_LENGTH
+    return name if len(name) <= limit else name[:limit] + "…"
+
+
+_NOT_STRING_SCALARS = st.one_of(st.booleans(), st.integers(), st.floats(), huge_ints)
+_SOME_ARRAYS = st.sampled_from(([], [1], ["a", None], [[]], ["09:00"]))
+_SOME_OBJECTS = st.sampled_from(({}, {"a": 1}, {"startTime": "09:00"}, {"enabled": True}))
+NOT_STRINGS_NOR_NULL = st.one_of(_NOT_STRING_SCALARS, _SOME_ARRAYS, _SOME_OBJECTS)
+NOT_STRINGS = st.one_of(st.none(), NOT_STRINGS_NOR_NULL)
+NOT_OBJECTS = st.one_of(st.none(), _NOT_STRING_SCALARS, _SOME_ARRAYS, texts)
+NOT_ARRAYS = st.one_of(st.none(), _NOT_STRING_SCALARS, _SOME_OBJECTS, texts)
+_NOT_INTEGERS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.sampled_from((1.5, -0.5, math.nan, math.inf, -math.inf, "3", "", [], {}, [3])),
+    st.floats().filter(lambda x: not (math.isfinite(x) and x.is_integer())),
+    texts,
+)
+
+
+def bad_integers(bounds: Bounds) -> st.SearchStrategy[Any]:
+    low, high = bounds.low, bounds.high
+    return st.one_of(
+        st.integers(max_value=low - 1),
+        st.integers(min_value=high + 1),
+        st.sampled_from((low - 1, high + 1, float(high + 1))),
+        huge_ints,
+        _NOT_INTEGERS,
+    )

@@ -1,0 +1,44 @@
+"""The wire shape the strategies draw, read from the library's tables, and sample ids."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from campaign_rules._enums import CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._limits import SCHEDULE_ONLY_CYCLES_FIELDS
+from campaign_rules._shape import (
+    CAMPAIGN_MEMBERS as _CAMPAIGN_SHAPE,
+    CYCLES_MEMBERS as _CYCLES_SHAPE,
+    REQUIRED_CAMPAIGN_MEMBERS,
+    REQUIRED_WINDOW_MEMBERS,
+)
+from campaign_rules._timezones import timezone_names
+
+CHANNELS: Final = tuple(channel.value for channel in IntegrationType)
+MODES: Final = tuple(mode.value for mode in CyclesMode)
+CAMPAIGN_MEMBERS: Final = tuple(_CAMPAIGN_SHAPE)
+REQUIRED_MEMBERS: Final = REQUIRED_CAMPAIGN_MEMBERS
+WINDOW_MEMBERS: Final = REQUIRED_WINDOW_MEMBERS
+CYCLES_MEMBERS: Final = tuple(_CYCLES_SHAPE)
+SCHEDULE_ONLY: Final = SCHEDULE_ONLY_CYCLES_FIELDS
+DATES: Final = tuple(name for name in SCHEDULE_ONLY_CYCLES_FIELDS if name != "schedule")
+IMMUTABLE_OWNER_FIELDS: Final = ("agent_id", "integration_id", "integration_type")
+ZONES: Final = tuple(sorted(timezone_names()))
+
+# Sample identifiers: a directory that knows them sees the look-ups pass.
+SAMPLE_AGENT_IDS: Final = (
+    "9b2f1c1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b",
+    "0c7d3b8a-1e2f-4a5b-9c6d-7e8f9a0b1c2d",
+)
+SAMPLE_INTEGRATION_IDS: Final = {
+    IntegrationType.PHONE_CALL.value: "int-phone-1",
+    IntegrationType.WHATSAPP.value: "int-wa-1",
+}
+SAMPLE_TAGS: Final = ("tag-vip", "tag-optout", "tag-3")
+
+INVALID_REQUEST: Final = ErrorKey.INVALID_REQUEST
+
+
+def hhmm(minute_of_day: int) -> str:
+    """The `HH:MM` text of a minute of the day (D-time-format)."""
+    return f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
