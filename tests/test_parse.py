@@ -16,7 +16,8 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from campaign_rules import (
     AgentRef,
@@ -41,11 +42,11 @@ from campaign_rules import (
     parse_create_response,
     parse_error,
     parse_thread,
-    strategies as public,
     to_wire,
     validate_create,
     validate_update,
 )
+from campaign_rules import strategies as public
 from tests.property import strategies as s
 from tests.response_support import body, parse, with_
 from tests.support import AGENT, BASES, PHONE_INTEGRATION, WINDOW, FakeDirectory, payload

@@ -34,6 +34,8 @@ from tests.support import (
     WHATSAPP_INTEGRATION,
     WINDOW,
     FakeDirectory,
+    HostileStr,
+    Trap,
 )
 
 INVALID = ErrorKey.INVALID_REQUEST
@@ -319,6 +321,22 @@ class TestPatchIsObject:
 
 
 class TestOwnerFieldsImmutable:
+    @pytest.mark.parametrize("sent", [None, AGENT, OTHER_AGENT, 5], ids=repr)
+    def test_a_current_owner_value_of_a_str_subclass_runs_none_of_its_code(
+        self, sent: object
+    ) -> None:
+        # A server may build `existing` from its own records, in its own str subclass.
+        existing = attrs.evolve(created("phone_call"), agent_id=HostileStr(AGENT))
+        Trap.armed = True
+        try:
+            result = validate_update(existing, {"agent_id": sent})
+        finally:
+            Trap.armed = False
+        if sent == AGENT:  # the current value, sent again: no change
+            assert result.ok
+        else:
+            assert found(result)[0] == (IMMUTABLE, "agent_id", "update.owner_fields_immutable")
+
     @pytest.mark.parametrize(
         ("name", "value"),
         [

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from campaign_rules import to_wire, validate_create

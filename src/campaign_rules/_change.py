@@ -72,7 +72,14 @@ class Change:
         self.changes_cycles_mode = changes_cycles_mode(
             existing, self.changes_cycles_enabled, self.cycles_patch
         )
-        self.merged = merged_campaign(self)
+        self.merged = merged_campaign(
+            existing,
+            patch if self.members is not None else None,
+            self.changed_owner_fields,
+            restore_cycles=self.changes_cycles_enabled,
+            restore_mode=self.changes_cycles_mode,
+            directory=directory,
+        )
 
 
 def changed_owner_fields(
@@ -117,35 +124,47 @@ def changes_cycles_mode(
     return as_string(block["mode"]) != before.mode
 
 
-def merged_campaign(change: Change) -> Document:
-    """The campaign after the patch, read as a creation payload.
+def merged_campaign(
+    existing: CampaignCreate,
+    patch: object,
+    refused_owner_fields: tuple[str, ...],
+    *,
+    restore_cycles: bool,
+    restore_mode: bool,
+    directory: Directory | None,
+) -> Document:
+    """The campaign `existing` after `patch`, read as a creation payload.
 
-    A field whose change the update rules refuse keeps its current value here, so that the
-    creation rules and the look-ups do not report the same defect again. A patch that is not
-    applied leaves the campaign as it is.
+    A change the update rules refuse is undone here (the owner fields named, the whole cycles
+    block when `restore_cycles`, its mode when `restore_mode`), so that the creation rules and
+    the look-ups do not report the same defect again. A patch of `None`, one that is not
+    applied, leaves the campaign as it is.
     """
-    wire = to_wire(change.existing)
-    if change.members is None:
-        return Document(wire, change.directory)
-    merged = merge_patch(wire, change.patch)
-    for name in change.changed_owner_fields:
+    wire = to_wire(existing)
+    if patch is None:
+        return Document(wire, directory)
+    merged = merge_patch(wire, patch)
+    for name in refused_owner_fields:
         merged[name] = wire[name]
-    if change.changes_cycles_enabled:
+    if restore_cycles:
         merged.pop("cycles", None)
         if "cycles" in wire:
             merged["cycles"] = wire["cycles"]
-    elif change.changes_cycles_mode:
+    elif restore_mode:
         merged["cycles"] = {
             **(read_object(merged["cycles"]) or {}),
             "mode": wire["cycles"]["mode"],
         }
-    return Document(merged, change.directory)
+    return Document(merged, directory)
 
 
 def _same_owner_value(existing: CampaignCreate, name: str, sent: object) -> bool:
     text = as_string(sent)
-    current = str(getattr(existing, name))
     if text is None:
+        return False
+    # Read as the patch is: a str subclass (an enum member, or a caller's own class) runs no code.
+    current = as_string(getattr(existing, name))
+    if current is None:
         return False
     # The agent id is a UUID, the same in either case (D-agent-id).
     return text.lower() == current.lower() if name == "agent_id" else text == current

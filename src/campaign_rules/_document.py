@@ -35,7 +35,14 @@ from campaign_rules._shape import (
     MemberTypes,
 )
 
-__all__ = ["WINDOW_PATHS", "Document", "Site", "Window"]
+__all__ = [
+    "WINDOW_PATHS",
+    "Document",
+    "Site",
+    "Window",
+    "agent_found",
+    "integration_type_found",
+]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 _ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}

@@ -16,7 +16,8 @@ import httpx
 import pytest
 from examples.sdk import CampaignClient
 from examples.server import seed
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from campaign_rules import (
     ApiError,

@@ -13,7 +13,8 @@ import datetime
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from hypothesis import event, strategies as st
+from hypothesis import event
+from hypothesis import strategies as st
 
 from campaign_rules._limits import WEEKDAYS
 from campaign_rules.strategies import TEXTS, texts, uuid4_texts

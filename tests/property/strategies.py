@@ -18,10 +18,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from campaign_rules._limits import WEEKDAYS
 from campaign_rules.strategies import (
     CAMPAIGN_MEMBERS,
     CYCLES_MEMBERS,
-    WEEKDAYS,
     WINDOW_MEMBERS,
     create_payloads,
     json_keys,

@@ -9,16 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from campaign_rules import (
-    CreateResult,
-    ErrorKey,
-    Violation,
-    strategies as cs,
-    to_wire,
-    validate_create,
-)
+from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
+from campaign_rules import strategies as cs
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
 

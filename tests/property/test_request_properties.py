@@ -15,7 +15,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from hypothesis import event, given, note, strategies as st
+from hypothesis import event, given, note
+from hypothesis import strategies as st
 
 from campaign_rules import (
     AuthorizationResult,

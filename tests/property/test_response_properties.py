@@ -11,18 +11,15 @@ import datetime
 import re
 from typing import Any
 
-from hypothesis import event, given, strategies as st
+from hypothesis import event, given
+from hypothesis import strategies as st
 
-from campaign_rules import (
-    ErrorKey,
-    ParseResult,
-    Violation,
-    parse_error,
-    strategies as public,
-    to_wire,
-)
-from tests.property import response_strategies as r, strategies as s
-from tests.response_support import body as example_body, parse
+from campaign_rules import ErrorKey, ParseResult, Violation, parse_error, to_wire
+from campaign_rules import strategies as public
+from tests.property import response_strategies as r
+from tests.property import strategies as s
+from tests.response_support import body as example_body
+from tests.response_support import parse
 
 # ---------------------------------------------------------------------------------------------
 # Helpers.

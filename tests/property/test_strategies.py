@@ -13,16 +13,11 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
-from campaign_rules import (
-    CampaignCreate,
-    ErrorKey,
-    strategies as cs,
-    to_wire,
-    validate_create,
-    validate_update,
-)
+from campaign_rules import CampaignCreate, ErrorKey, to_wire, validate_create, validate_update
+from campaign_rules import strategies as cs
 from campaign_rules._limits import (
     COOLDOWN_MINUTES,
     FILTER_LIST_MAX_ITEMS,

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from campaign_rules import (
     CampaignCreate,
@@ -16,11 +17,11 @@ from campaign_rules import (
     ErrorKey,
     UpdateResult,
     Violation,
-    strategies as cs,
     to_wire,
     validate_create,
     validate_update,
 )
+from campaign_rules import strategies as cs
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
 

@@ -36,7 +36,7 @@ tables (`_tables`), text (`_texts`), valid bodies (`_payloads`), JSON-like and h
 from __future__ import annotations
 
 try:
-    import hypothesis  # noqa: F401
+    import hypothesis
 except ImportError as error:  # pragma: no cover - only without the extra
     raise ImportError(
         "campaign_rules.strategies needs Hypothesis: pip install 'campaign-rules[strategies]'"
@@ -53,43 +53,41 @@ from campaign_rules.strategies._patches import (
 from campaign_rules.strategies._payloads import create_payloads, is_plain_json
 
 # isort: split
-# Building blocks the project's own tests draw from, not part of the public surface (hence
-# `as`: re-exported on purpose, outside `__all__`).
-from campaign_rules._limits import WEEKDAYS as WEEKDAYS
+# Building blocks the project's own tests draw from, not part of the public surface.
 from campaign_rules.strategies._field_defects import (
-    BAD_TIMEZONES as BAD_TIMEZONES,
-    malformed_agent_ids as malformed_agent_ids,
+    BAD_TIMEZONES,
+    malformed_agent_ids,
 )
 from campaign_rules.strategies._payloads import (
-    CYCLES_KINDS as CYCLES_KINDS,
-    enabled_cycles as enabled_cycles,
-    ignored_cycles_rest as ignored_cycles_rest,
+    CYCLES_KINDS,
+    enabled_cycles,
+    ignored_cycles_rest,
 )
 from campaign_rules.strategies._tables import (
-    CAMPAIGN_MEMBERS as CAMPAIGN_MEMBERS,
-    CHANNELS as CHANNELS,
-    CYCLES_MEMBERS as CYCLES_MEMBERS,
-    DATES as DATES,
-    IMMUTABLE_OWNER_FIELDS as IMMUTABLE_OWNER_FIELDS,
-    MODES as MODES,
-    REQUIRED_MEMBERS as REQUIRED_MEMBERS,
-    SCHEDULE_ONLY as SCHEDULE_ONLY,
-    WINDOW_MEMBERS as WINDOW_MEMBERS,
+    CAMPAIGN_MEMBERS,
+    CHANNELS,
+    CYCLES_MEMBERS,
+    DATES,
+    IMMUTABLE_OWNER_FIELDS,
+    MODES,
+    REQUIRED_MEMBERS,
+    SCHEDULE_ONLY,
+    WINDOW_MEMBERS,
 )
 from campaign_rules.strategies._texts import (
-    TEXTS as TEXTS,
-    agent_ids as agent_ids,
-    mixed_case as mixed_case,
-    non_empty_texts as non_empty_texts,
-    texts as texts,
-    uuid4_texts as uuid4_texts,
+    TEXTS,
+    agent_ids,
+    mixed_case,
+    non_empty_texts,
+    texts,
+    uuid4_texts,
 )
 from campaign_rules.strategies._values import (
-    json_keys as json_keys,
-    json_like as json_like,
-    json_scalars as json_scalars,
-    non_string_keys as non_string_keys,
-    surrogate_texts as surrogate_texts,
+    json_keys,
+    json_like,
+    json_scalars,
+    non_string_keys,
+    surrogate_texts,
 )
 
 __all__ = [

@@ -24,8 +24,8 @@ from campaign_rules.strategies._defect_parts import (
     Defect,
     bad_integers,
     name_as_shown,
+    unknown_names,
 )
-from campaign_rules.strategies._field_defects import unknown_names
 from campaign_rules.strategies._payloads import (
     STATUSES,
     create_payloads,

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from campaign_rules._enums import ErrorKey
 from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, Bounds
+from campaign_rules.strategies._tables import CAMPAIGN_MEMBERS
 from campaign_rules.strategies._texts import texts
 from campaign_rules.strategies._values import huge_ints
 
@@ -39,6 +40,7 @@ _NOT_INTEGERS = st.one_of(
 
 
 def bad_integers(bounds: Bounds) -> st.SearchStrategy[Any]:
+    """Values an integer field within `bounds` refuses: past either bound, huge, or no integer."""
     low, high = bounds.low, bounds.high
     return st.one_of(
         st.integers(max_value=low - 1),
@@ -47,3 +49,12 @@ def bad_integers(bounds: Bounds) -> st.SearchStrategy[Any]:
         huge_ints,
         _NOT_INTEGERS,
     )
+
+
+# Member names that the body does not have (the schedule and cycles defects also filter out
+# the members of their own objects). Long ones show how a path cuts them (D-unknown-members).
+unknown_names = st.one_of(
+    st.sampled_from(("colour", "retry", "Name", "agentId", "cycles ", "status", "id")),
+    texts,
+    st.sampled_from(("x" * FIELD_PATH_MAX_LENGTH, "x" * (FIELD_PATH_MAX_LENGTH + 1), "é" * 100)),
+).filter(lambda name: name not in CAMPAIGN_MEMBERS)

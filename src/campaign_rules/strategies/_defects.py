@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from hypothesis import event, strategies as st
+from hypothesis import event
+from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
 from campaign_rules.strategies._cycles_defects import (
@@ -32,6 +33,7 @@ from campaign_rules.strategies._cycles_defects import (
 from campaign_rules.strategies._defect_parts import Defect
 from campaign_rules.strategies._field_defects import (
     agent_id_malformed,
+    body_not_an_object,
     channel_field_on_wrong_channel,
     integration_id_empty,
     integration_type_unsupported,
@@ -39,7 +41,6 @@ from campaign_rules.strategies._field_defects import (
     message_limit_bad,
     name_blank,
     name_too_long,
-    not_an_object,
     payload_too_large,
     required_missing,
     retries_bad,
@@ -63,7 +64,7 @@ from campaign_rules.strategies._schedule_defects import (
 
 # The kinds of defect, by name; each draws one `Defect`.
 _DEFECTS: Final[dict[str, Callable[[st.DrawFn], Defect]]] = {
-    "not_an_object": not_an_object,
+    "not_an_object": body_not_an_object,
     "required_missing": required_missing,
     "name_too_long": name_too_long,
     "name_blank": name_blank,

@@ -9,17 +9,21 @@ from hypothesis import strategies as st
 from campaign_rules._enums import ErrorKey
 from campaign_rules._limits import (
     CHANNEL_OF_FIELD,
-    FIELD_PATH_MAX_LENGTH,
     MESSAGE_LIMIT,
     NAME_MAX_LENGTH,
     OBJECT_MAX_MEMBERS,
     RETRIES,
     WHITESPACE,
 )
-from campaign_rules.strategies._defect_parts import NOT_STRINGS, Defect, bad_integers, name_as_shown
+from campaign_rules.strategies._defect_parts import (
+    NOT_STRINGS,
+    Defect,
+    bad_integers,
+    name_as_shown,
+    unknown_names,
+)
 from campaign_rules.strategies._payloads import channel_fields, create_payloads
 from campaign_rules.strategies._tables import (
-    CAMPAIGN_MEMBERS,
     CHANNELS,
     INVALID_REQUEST,
     REQUIRED_MEMBERS,
@@ -29,7 +33,7 @@ from campaign_rules.strategies._texts import non_empty_texts, texts, uuid4_texts
 from campaign_rules.strategies._values import json_like, json_scalars, non_string_keys
 
 
-def not_an_object(draw: st.DrawFn) -> Defect:
+def body_not_an_object(draw: st.DrawFn) -> Defect:
     base = draw(create_payloads())
     value = draw(
         st.sampled_from(
@@ -152,7 +156,7 @@ def retries_bad(draw: st.DrawFn) -> Defect:
     return (
         draw(create_payloads()) | {"retries": draw(bad_integers(RETRIES))},
         INVALID_REQUEST,
-        ("retries"),
+        "retries",
     )
 
 
@@ -176,13 +180,6 @@ def channel_field_on_wrong_channel(draw: st.DrawFn) -> Defect:
     name = draw(st.sampled_from(others))
     value = draw(st.one_of(st.just(""), texts))
     return draw(create_payloads(channel)) | {name: value}, INVALID_REQUEST, name
-
-
-unknown_names = st.one_of(
-    st.sampled_from(("colour", "retry", "Name", "agentId", "cycles ", "status", "id")),
-    texts,
-    st.sampled_from(("x" * FIELD_PATH_MAX_LENGTH, "x" * (FIELD_PATH_MAX_LENGTH + 1), "é" * 100)),
-).filter(lambda name: name not in CAMPAIGN_MEMBERS)
 
 
 def unknown_member(draw: st.DrawFn) -> Defect:

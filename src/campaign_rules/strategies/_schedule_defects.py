@@ -7,8 +7,13 @@ from typing import Any
 from hypothesis import strategies as st
 
 from campaign_rules._limits import OBJECT_MAX_MEMBERS, WEEKDAYS
-from campaign_rules.strategies._defect_parts import NOT_OBJECTS, NOT_STRINGS, Defect, name_as_shown
-from campaign_rules.strategies._field_defects import unknown_names
+from campaign_rules.strategies._defect_parts import (
+    NOT_OBJECTS,
+    NOT_STRINGS,
+    Defect,
+    name_as_shown,
+    unknown_names,
+)
 from campaign_rules.strategies._payloads import create_payloads, windows
 from campaign_rules.strategies._tables import INVALID_REQUEST, WINDOW_MEMBERS, hhmm
 from campaign_rules.strategies._texts import texts

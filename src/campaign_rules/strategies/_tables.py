@@ -1,4 +1,4 @@
-"""The wire shape the strategies draw, read from the library's tables, and sample ids."""
+"""What the strategies read from the library: the wire shape, zones, error key; sample ids."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ from campaign_rules._enums import CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._limits import SCHEDULE_ONLY_CYCLES_FIELDS
 from campaign_rules._shape import (
     CAMPAIGN_MEMBERS as _CAMPAIGN_SHAPE,
+)
+from campaign_rules._shape import (
     CYCLES_MEMBERS as _CYCLES_SHAPE,
+)
+from campaign_rules._shape import (
     REQUIRED_CAMPAIGN_MEMBERS,
     REQUIRED_WINDOW_MEMBERS,
 )

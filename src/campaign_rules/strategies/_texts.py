@@ -27,6 +27,7 @@ def _random_char(rng: random.Random) -> str:
 
 
 def random_text(rng: random.Random, size: int) -> str:
+    """`size` characters from `rng`: accents and emoji, ASCII, or any plane but surrogates."""
     return "".join(_random_char(rng) for _ in range(size))
 
 
@@ -117,6 +118,7 @@ non_empty_texts = st.one_of(
 
 
 def mixed_case(text: str) -> str:
+    """`text` with every other character in upper case (a UUID in mixed case, D-agent-id)."""
     return "".join(char.upper() if index % 2 else char for index, char in enumerate(text))
 
 

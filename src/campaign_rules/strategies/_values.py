@@ -1,4 +1,7 @@
-"""JSON-like and hostile values."""
+"""JSON-like values, among them what JSON cannot hold: NaN, huge integers, lone surrogates.
+
+Also member names that are not strings, for the defects and properties that need them.
+"""
 
 from __future__ import annotations
 
