@@ -337,6 +337,12 @@ class TestOwnerFieldsImmutable:
         else:
             assert found(result)[0] == (IMMUTABLE, "agent_id", "update.owner_fields_immutable")
 
+    def test_a_current_owner_value_that_is_no_string_is_changed_by_any_value(self) -> None:
+        # A hand-built campaign (validation never builds one): "5" is not the current 5.
+        existing = attrs.evolve(created("phone_call"), integration_id=5)
+        result = validate_update(existing, {"integration_id": "5"})
+        assert found(result)[0] == (IMMUTABLE, "integration_id", "update.owner_fields_immutable")
+
     @pytest.mark.parametrize(
         ("name", "value"),
         [

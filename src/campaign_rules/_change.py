@@ -38,11 +38,12 @@ class Change:
     """An update as the rules see it: the campaign as it is, the patch, and the result.
 
     Read once, when the change is made (as a `Document` is), through the plain functions below.
-    Attributes: `members`, the patch's members when it is an object within the member limit,
-    else `None` (such a patch is not applied, and `patch_is_object` reports it); `is_empty`,
-    whether the patch is `{}`; `cycles_were_enabled`; `changed_owner_fields`; `cycles_patch`;
-    `cycles_enabled_after`; `changes_cycles_enabled`; `changes_cycles_mode`; and `merged`, the
-    campaign after the patch, read as a creation payload.
+    Attributes: `patch` and `status` as given; `members`, the patch's members when it is an
+    object within the member limit, else `None` (such a patch is not applied, and
+    `patch_is_object` reports it); `is_empty`, whether the patch is `{}`;
+    `cycles_were_enabled`; `changed_owner_fields`; `cycles_patch`; `cycles_enabled_after`;
+    `changes_cycles_enabled`; `changes_cycles_mode`; and `merged`, the campaign after the
+    patch, read as a creation payload.
     """
 
     def __init__(
@@ -52,10 +53,8 @@ class Change:
         status: CampaignStatus | None = None,
         directory: Directory | None = None,
     ) -> None:
-        self.existing = existing
         self.patch = patch
         self.status = status
-        self.directory = directory
         fits = is_object(patch) and dict.__len__(patch) <= PATCH_MAX_MEMBERS  # type: ignore[arg-type]
         self.members = read_object(patch) if fits else None
         # `{}` is the one patch that changes nothing, whatever the campaign.
