@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
+from hypothesis import event
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from campaign_rules._enums import ErrorKey
 from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, Bounds
@@ -58,3 +61,28 @@ unknown_names = st.one_of(
     texts,
     st.sampled_from(("x" * FIELD_PATH_MAX_LENGTH, "x" * (FIELD_PATH_MAX_LENGTH + 1), "é" * 100)),
 ).filter(lambda name: name not in CAMPAIGN_MEMBERS)
+
+
+def chosen_kinds(
+    kinds: Iterable[str] | None, every: tuple[str, ...], unfit: frozenset[str], left_out: str
+) -> tuple[str, ...]:
+    """The kinds of defect asked for (`every` one when `kinds` is `None`), less the `unfit`.
+
+    Raises `ValueError` for a kind not in `every`, and when none is left (`left_out` says why).
+    """
+    chosen = every if kinds is None else tuple(kinds)
+    unknown = set(chosen) - set(every)
+    if unknown:
+        raise ValueError(f"unknown kinds of defect: {sorted(unknown)}")
+    chosen = tuple(kind for kind in chosen if kind not in unfit)
+    if not chosen:
+        raise ValueError(f"no kind of defect is left {left_out}")
+    return chosen
+
+
+def draw_kind(draw: st.DrawFn, kinds: tuple[str, ...]) -> str:
+    """One of `kinds`, counted in Hypothesis' statistics of the test that draws it."""
+    kind = draw(st.sampled_from(kinds))
+    if currently_in_test_context():
+        event(kind)
+    return kind

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from hypothesis import event
 from hypothesis import strategies as st
-from hypothesis.control import currently_in_test_context
 
 from campaign_rules.strategies._cycles_defects import (
     cooldown_minutes_bad,
@@ -30,7 +28,7 @@ from campaign_rules.strategies._cycles_defects import (
     scheduled_mode_only,
     start_date_after_end_date,
 )
-from campaign_rules.strategies._defect_parts import Defect
+from campaign_rules.strategies._defect_parts import Defect, chosen_kinds, draw_kind
 from campaign_rules.strategies._field_defects import (
     agent_id_malformed,
     body_not_an_object,
@@ -131,20 +129,11 @@ def invalid_create_payloads(
     `json.dumps(payload, allow_nan=False)` encodes and `json.loads` reads back equal, as a body
     sent over HTTP would be. Raises `ValueError` when no kind is left to draw.
     """
-    chosen = DEFECT_KINDS if kinds is None else tuple(kinds)
-    unknown = set(chosen) - set(DEFECT_KINDS)
-    if unknown:
-        raise ValueError(f"unknown kinds of defect: {sorted(unknown)}")
-    chosen = tuple(kind for kind in chosen if not (json_only and kind in _NOT_JSON_KINDS))
-    if not chosen:
-        raise ValueError("no kind of defect is left to draw")
-    defects = _one_defect(chosen)
+    unfit = _NOT_JSON_KINDS if json_only else frozenset()
+    defects = _one_defect(chosen_kinds(kinds, DEFECT_KINDS, unfit, "to draw"))
     return defects.filter(lambda defect: is_plain_json(defect[0])) if json_only else defects
 
 
 @st.composite
 def _one_defect(draw: st.DrawFn, kinds: tuple[str, ...]) -> Defect:
-    kind = draw(st.sampled_from(kinds))
-    if currently_in_test_context():
-        event(kind)  # Hypothesis' statistics show how often each kind was drawn
-    return _DEFECTS[kind](draw)
+    return _DEFECTS[draw_kind(draw, kinds)](draw)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from hypothesis import event
 from hypothesis import strategies as st
-from hypothesis.control import currently_in_test_context
 
 from campaign_rules._convert import to_wire
 from campaign_rules._enums import CampaignStatus, ErrorKey
 from campaign_rules._limits import COOLDOWN_MINUTES, MAX_ITERATIONS, RETRIES
 from campaign_rules._models import CampaignCreate, CyclesConfig
+from campaign_rules.strategies._defect_parts import chosen_kinds, draw_kind
 from campaign_rules.strategies._payloads import create_payloads
 from campaign_rules.strategies._tables import (
     CHANNELS,
@@ -199,14 +198,8 @@ def invalid_update_patches(
     mode cannot change on a campaign without enabled cycles). Raises `ValueError` when no kind
     is left.
     """
-    chosen = PATCH_DEFECT_KINDS if kinds is None else tuple(kinds)
-    unknown = set(chosen) - set(PATCH_DEFECT_KINDS)
-    if unknown:
-        raise ValueError(f"unknown kinds of defect: {sorted(unknown)}")
-    misfits = _NEEDS_NO_CYCLES if _enabled_cycles(existing) is not None else _NEEDS_CYCLES
-    chosen = tuple(kind for kind in chosen if kind not in misfits)
-    if not chosen:
-        raise ValueError("no kind of defect is left that fits this campaign")
+    unfit = _NEEDS_NO_CYCLES if _enabled_cycles(existing) is not None else _NEEDS_CYCLES
+    chosen = chosen_kinds(kinds, PATCH_DEFECT_KINDS, unfit, "that fits this campaign")
     return _one_patch_defect(existing, chosen)
 
 
@@ -214,7 +207,4 @@ def invalid_update_patches(
 def _one_patch_defect(
     draw: st.DrawFn, existing: CampaignCreate, kinds: tuple[str, ...]
 ) -> PatchDefect:
-    kind = draw(st.sampled_from(kinds))
-    if currently_in_test_context():
-        event(kind)
-    return _PATCH_DEFECTS[kind](draw, existing)
+    return _PATCH_DEFECTS[draw_kind(draw, kinds)](draw, existing)
