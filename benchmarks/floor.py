@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import statistics
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,7 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpus import make_corpus  # noqa: E402
-from benchmarks.run import Validate, ns_per_payload  # noqa: E402
+from benchmarks.run import print_set, time_rounds  # noqa: E402
 from campaign_rules import (  # noqa: E402
     CampaignCreate,
     CyclesConfig,
@@ -142,25 +141,6 @@ def visit_all(payload: object) -> int:
     return seen
 
 
-def time_set(payloads: list[Any], contenders: dict[str, Validate], rounds: int) -> None:
-    """Print each contender's median ns per payload and its ratios to pydantic, by round."""
-    names = list(contenders)
-    times: dict[str, list[float]] = {name: [] for name in names}
-    for round_ in range(rounds + 1):
-        turn = round_ % len(names)
-        order = names[turn:] + names[:turn]
-        measured = {name: ns_per_payload(contenders[name], payloads) for name in order}
-        if round_:  # the first round warms up
-            for name in names:
-                times[name].append(measured[name])
-    for name in names:
-        ratios = [mine / base for mine, base in zip(times[name], times["pydantic"], strict=True)]
-        print(
-            f"  {name:<15} {statistics.median(times[name]):>9,.0f} ns"
-            f"  {statistics.median(ratios):5.2f}x  ({min(ratios):.2f}-{max(ratios):.2f})"
-        )
-
-
 def main() -> int:
     """Time the floor; exit status 1 when it builds a value other than `validate_create`'s."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -178,9 +158,7 @@ def main() -> int:
             return 1
 
     print(f"seed {args.seed}, {args.size} payloads in each set, {args.rounds} rounds")
-    print("median ns per payload; ratio to pydantic (median of the rounds, min-max)")
-    print("valid payloads")
-    time_set(
+    valid = time_rounds(
         corpus.valid,
         {
             "pydantic": pydantic_rules.validate,
@@ -191,8 +169,7 @@ def main() -> int:
         },
         args.rounds,
     )
-    print("invalid payloads (build_only cannot take them)")
-    time_set(
+    invalid = time_rounds(
         [payload for payload, _ in corpus.invalid],
         {
             "pydantic": pydantic_rules.validate,
@@ -202,6 +179,8 @@ def main() -> int:
         },
         args.rounds,
     )
+    print_set("valid payloads", valid)
+    print_set("invalid payloads (build_only cannot take them)", invalid)
     return 0
 
 
