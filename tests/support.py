@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import attrs
+from hypothesis import HealthCheck, Phase, settings
 
 AGENT = "9b2f1c1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 OTHER_AGENT = "0c7d3b8a-1e2f-4a5b-9c6d-7e8f9a0b1c2d"
@@ -263,3 +264,14 @@ def rfc7396_merge(target: Any, patch: Any) -> Any:
         else:
             result[name] = rfc7396_merge(result.get(name), value)
     return result
+
+
+# Draw examples only, the same on every run: no shrinking, no database, no deadline, no health
+# check (for helpers that collect or search examples rather than test them).
+GENERATE_ONLY = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -32,7 +32,7 @@ from campaign_rules._limits import WHITESPACE
 from campaign_rules._schema import SCHEMA_EXCEPTIONS
 from campaign_rules.strategies import create_payloads, invalid_create_payloads, is_plain_json
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
-from tests.support import payload, rfc7396_merge
+from tests.support import GENERATE_ONLY, payload, rfc7396_merge
 from tests.test_cases import all_cases, build_existing, build_payload, is_creation_case
 
 ROOT = Path(__file__).parent.parent
@@ -50,14 +50,7 @@ def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
     """`count` examples of `strategy`, the same on every run (derandomized, no database)."""
     found: list[Any] = []
 
-    @settings(
-        max_examples=count,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @settings(GENERATE_ONLY, max_examples=count)
     @given(strategy)
     def collect(value: Any) -> None:
         found.append(value)

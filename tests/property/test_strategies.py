@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign_rules import CampaignCreate, ErrorKey, to_wire, validate_create, validate_update
@@ -29,7 +29,7 @@ from campaign_rules._limits import (
     WHITESPACE,
 )
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
-from tests.support import BASES, payload, rfc7396_merge
+from tests.support import BASES, GENERATE_ONLY, payload, rfc7396_merge
 
 # ---------------------------------------------------------------------------------------------
 # The tables, from the spec (2.1, 2.3, 2.4, 8) and docs/decisions.md.
@@ -101,14 +101,7 @@ def drawn_one(
     Unlike `hypothesis.find`, it stops at the first and does not shrink it.
     """
 
-    @settings(
-        max_examples=max_examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @settings(GENERATE_ONLY, max_examples=max_examples)
     @given(strategy)
     def look(value: Any) -> None:
         if predicate(value):
