@@ -141,7 +141,7 @@ def read_object(value: object) -> dict[str, object] | None:
     `payload.known_members_only` rule reports them.
     """
     cls = type(value)
-    if cls is dict:
+    if cls is dict:  # the common case, without `is_oversized_object`'s test for subclasses
         if len(value) > OBJECT_MAX_MEMBERS:  # type: ignore[arg-type]
             return None
         if _names_are_plain_strings(value):  # type: ignore[arg-type]
