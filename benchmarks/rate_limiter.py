@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from campaign_rules import RateLimiter
+from campaign_rules.rate import RateLimiter
 
 SECOND = 1_000_000_000
 REQUESTS = 1_000_000

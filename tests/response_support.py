@@ -10,7 +10,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from campaign_rules import (
+from campaign_rules.responses import (
     ParseResult,
     parse_contact_response,
     parse_create_response,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign_rules import AuthorizationResult, parse_authorization
+from campaign_rules.requests import AuthorizationResult, parse_authorization
 
 VISIBLE = "".join(map(chr, range(0x21, 0x7F)))
 

@@ -40,24 +40,27 @@ import pytest
 from campaign_rules import (
     CampaignCreate,
     CampaignStatus,
-    IdempotencyRecord,
-    ParseResult,
-    RateLimiter,
     catalogue,
-    check_contact_path,
+    validate_create,
+    validate_update,
+)
+from campaign_rules._core.limits import IDEMPOTENCY_WINDOW_SECONDS, RATE_LIMIT_BURST
+from campaign_rules.idempotency import (
+    IdempotencyRecord,
     check_idempotency_key,
-    check_thread_path,
-    check_transition,
     decide_idempotency,
+    request_fingerprint,
+)
+from campaign_rules.lifecycle import check_transition
+from campaign_rules.rate import RateLimiter
+from campaign_rules.requests import check_contact_path, check_thread_path
+from campaign_rules.responses import (
+    ParseResult,
     parse_contact_response,
     parse_create_response,
     parse_error,
     parse_thread,
-    request_fingerprint,
-    validate_create,
-    validate_update,
 )
-from campaign_rules._limits import IDEMPOTENCY_WINDOW_SECONDS, RATE_LIMIT_BURST
 from tests.response_support import RESPONSE_BASES, drop_path, set_path
 from tests.support import BASES, DROP, STATUS, FakeDirectory, payload
 

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from campaign_rules import catalogue
-from campaign_rules._catalogue import render_markdown
+from campaign_rules._export.catalogue import render_markdown
 
 DOCS = Path(__file__).parent.parent / "docs"
 
@@ -84,12 +84,12 @@ def test_every_decision_the_rules_page_cites_is_on_the_decisions_page():
 
 def test_the_state_checks_report_rules_of_the_table():
     # Their violations come from the rule table, so the catalogue lists their ids and keys.
-    from campaign_rules import (
+    from campaign_rules.idempotency import (
         IdempotencyRecord,
-        RateLimiter,
         decide_idempotency,
         request_fingerprint,
     )
+    from campaign_rules.rate import RateLimiter
 
     limiter = RateLimiter(burst=1)
     limiter.acquire("k", 0)

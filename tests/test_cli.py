@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from campaign_rules._catalogue import render_markdown
 from campaign_rules._cli import main
+from campaign_rules._export.catalogue import render_markdown
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

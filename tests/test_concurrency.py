@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import validate_create, validate_update
-from campaign_rules._timezones import timezone_names
+from campaign_rules._core.timezones import timezone_names
 from tests.support import BASES, payload
 from tests.test_cases import (
     build_directory,

@@ -12,7 +12,8 @@ import math
 
 import pytest
 
-from campaign_rules import ErrorKey, FingerprintResult, request_fingerprint
+from campaign_rules import ErrorKey
+from campaign_rules.idempotency import FingerprintResult, request_fingerprint
 
 
 def fingerprint(body: object, **kwargs: object) -> str:

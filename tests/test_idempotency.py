@@ -8,8 +8,8 @@ from http import HTTPStatus
 import attrs
 import pytest
 
-from campaign_rules import (
-    ErrorKey,
+from campaign_rules import ErrorKey
+from campaign_rules.idempotency import (
     IdempotencyAction,
     IdempotencyDecision,
     IdempotencyRecord,

@@ -1,11 +1,13 @@
-"""The package's public names: all of them resolve, and only the create path loads at import.
+"""The package's public names: a small root, public modules by concern, and the moved names.
 
-`campaign_rules/__init__.py` imports what checking a campaign body needs and imports the rest
-of the interface on first use of one of its names (PEP 562).
+The root holds what checking a campaign needs; the server-side checks and the response readers
+live in public modules of their own. The names the root exported in 0.1.0 still resolve, with a
+DeprecationWarning that names the new import.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -17,49 +19,96 @@ import pytest
 import campaign_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-# Modules of the interface beyond the campaign body, loaded on first use only.
-LOADED_ON_FIRST_USE = (
-    "campaign_rules._authorization",
-    "campaign_rules._catalogue",
-    "campaign_rules._checks",
-    "campaign_rules._fingerprint",
-    "campaign_rules._idempotency",
-    "campaign_rules._parse",
-    "campaign_rules._rate",
-    "campaign_rules._response_models",
-    "campaign_rules._schema",
+PUBLIC_MODULES = (
+    "campaign_rules",
+    "campaign_rules.requests",
+    "campaign_rules.idempotency",
+    "campaign_rules.rate",
+    "campaign_rules.lifecycle",
+    "campaign_rules.responses",
+    "campaign_rules.schema",
 )
+# Modules of the interface beyond the campaign body: validating a body loads none of them.
+NOT_ON_THE_CREATE_PATH = (
+    "campaign_rules.requests",
+    "campaign_rules.idempotency",
+    "campaign_rules.rate",
+    "campaign_rules.lifecycle",
+    "campaign_rules.responses",
+    "campaign_rules.schema",
+    "campaign_rules._wire.models",
+    "campaign_rules._export.json_schema",
+    "cattrs",
+)
+PUBLIC_NAMES = [
+    (module, name) for module in PUBLIC_MODULES for name in importlib.import_module(module).__all__
+]
 
 
-@pytest.mark.parametrize("name", campaign_rules.__all__)
-def test_every_public_name_resolves_and_is_listed(name: str) -> None:
-    assert getattr(campaign_rules, name) is not None
-    assert name in dir(campaign_rules)
+def test_the_root_is_small() -> None:
+    assert len(campaign_rules.__all__) <= 25
 
 
-def test_the_lazy_names_are_the_objects_of_their_modules() -> None:
-    from campaign_rules._parse import parse_thread
-    from campaign_rules._response_models import Thread
+@pytest.mark.parametrize(("module", "name"), PUBLIC_NAMES)
+def test_every_public_name_resolves_and_is_documented(module: str, name: str) -> None:
+    value = getattr(importlib.import_module(module), name)
+    assert value is not None
+    if callable(value):
+        assert (value.__doc__ or "").strip(), f"{module}.{name} has no docstring"
 
-    assert campaign_rules.parse_thread is parse_thread
-    assert campaign_rules.Thread is Thread
+
+def test_each_name_has_one_public_home() -> None:
+    homes: dict[str, list[str]] = {}
+    for module, name in PUBLIC_NAMES:
+        homes.setdefault(name, []).append(module)
+    assert {name: modules for name, modules in homes.items() if len(modules) > 1} == {
+        # A convenience at the root: `campaign_rules.json_schema()` calls it.
+        "json_schema": ["campaign_rules", "campaign_rules.schema"],
+    }
+
+
+@pytest.mark.parametrize(("name", "module"), sorted(campaign_rules.MOVED_NAMES.items()))
+def test_a_moved_name_still_works_and_warns_with_its_new_import(name: str, module: str) -> None:
+    new_home = importlib.import_module(module)
+    assert name in new_home.__all__
+    with pytest.warns(DeprecationWarning, match=rf"use `from {module} import {name}`"):
+        value = getattr(campaign_rules, name)
+    assert value is getattr(new_home, name)
+
+
+def test_a_moved_name_warns_in_a_from_import_too() -> None:
+    from campaign_rules.responses import parse_thread
+
+    with pytest.warns(DeprecationWarning, match="campaign_rules.responses"):
+        from campaign_rules import parse_thread as old  # type: ignore[attr-defined]
+    assert old is parse_thread
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'parse_anything'"):
-        campaign_rules.parse_anything  # noqa: B018
+        campaign_rules.parse_anything  # type: ignore[attr-defined]  # noqa: B018
 
 
-def test_star_import_gives_every_public_name() -> None:
+def test_star_import_gives_the_root_names_only() -> None:
     namespace: dict[str, object] = {}
     exec("from campaign_rules import *", namespace)
-    assert set(campaign_rules.__all__) <= set(namespace)
+    assert set(campaign_rules.__all__) == set(namespace) - {"__builtins__"}
+
+
+def test_json_schema_at_the_root_is_the_schema_modules() -> None:
+    from campaign_rules.schema import json_schema
+
+    assert campaign_rules.json_schema() == json_schema()
 
 
 def _modules_loaded_after(code: str) -> set[str]:
     script = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))"
     output = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, check=True, capture_output=True, text=True
+        [sys.executable, "-W", "error", "-c", script],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return set(json.loads(output))
 
@@ -71,25 +120,17 @@ def test_validating_a_body_loads_none_of_the_rest_of_the_interface() -> None:
         "assert campaign_rules.validate_create(body).ok"
     )
     assert "campaign_rules._validate" in loaded
-    assert loaded.isdisjoint(LOADED_ON_FIRST_USE)
-    assert "cattrs" not in loaded
+    assert loaded.isdisjoint(NOT_ON_THE_CREATE_PATH)
 
 
-def test_a_name_of_the_rest_loads_its_module_on_first_use() -> None:
-    loaded = _modules_loaded_after("import campaign_rules\ncampaign_rules.parse_thread")
-    assert "campaign_rules._parse" in loaded
-    assert "campaign_rules._authorization" not in loaded
-
-
-def test_type_checkers_see_every_public_name_and_no_other(tmp_path: Path) -> None:
-    # The lazy `__getattr__` is hidden from type checkers, so a misspelt name is still an error.
+def test_type_checkers_see_the_root_names_and_no_moved_one(tmp_path: Path) -> None:
     from mypy import api
 
-    # Every public name, so that the lazy table and the imports type checkers read agree.
     snippet = tmp_path / "uses.py"
     snippet.write_text(
         "import campaign_rules\n"
         f"from campaign_rules import {', '.join(campaign_rules.__all__)}\n"
+        "from campaign_rules.responses import parse_thread\n"
         "reveal_type(parse_thread({}).ok)\n"
         "campaign_rules.validate_creat({})\n",
         encoding="utf-8",
@@ -101,9 +142,11 @@ def test_type_checkers_see_every_public_name_and_no_other(tmp_path: Path) -> Non
     assert report.count("error:") == 1
 
 
-def test_annotations_can_be_read_at_run_time() -> None:
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_annotations_can_be_read_at_run_time(module: str) -> None:
     # Tools that read annotations (typing.get_type_hints) find every name they use.
-    for name in campaign_rules.__all__:
-        value = getattr(campaign_rules, name)
+    namespace = importlib.import_module(module)
+    for name in namespace.__all__:
+        value = getattr(namespace, name)
         if callable(value) and not isinstance(value, type):
             typing.get_type_hints(value)

@@ -20,33 +20,35 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign_rules import (
+    CampaignStatus,
+    CyclesMode,
+    DayWindow,
+    ErrorKey,
+    IntegrationType,
+    Schedule,
+    to_wire,
+    validate_create,
+    validate_update,
+)
+from campaign_rules import strategies as public
+from campaign_rules.responses import (
     AgentRef,
     ApiError,
     Assignee,
     CampaignContact,
     CampaignCycles,
     CampaignDetail,
-    CampaignStatus,
     CredentialsError,
-    CyclesMode,
-    DayWindow,
     EndUser,
-    ErrorKey,
     Integration,
     IntegrationRef,
-    IntegrationType,
-    Schedule,
     Thread,
     ThreadTag,
     parse_contact_response,
     parse_create_response,
     parse_error,
     parse_thread,
-    to_wire,
-    validate_create,
-    validate_update,
 )
-from campaign_rules import strategies as public
 from tests.property import strategies as s
 from tests.response_support import body, parse, with_
 from tests.support import AGENT, BASES, PHONE_INTEGRATION, WINDOW, FakeDirectory, payload

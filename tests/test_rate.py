@@ -10,7 +10,10 @@ from http import HTTPStatus
 
 import pytest
 
-from campaign_rules import ErrorKey, RateLimiter, RateResult, check_thread_path, parse_error
+from campaign_rules import ErrorKey
+from campaign_rules.rate import RateLimiter, RateResult
+from campaign_rules.requests import check_thread_path
+from campaign_rules.responses import parse_error
 
 SECOND = 1_000_000_000
 INTERVAL = SECOND / 12  # 83,333,333.3 ns

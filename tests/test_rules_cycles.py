@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from campaign_rules import (
-    CONTACT_STATUSES,
     ContactStatus,
     CyclesConfig,
     CyclesMode,
@@ -22,6 +21,7 @@ from campaign_rules import (
     Schedule,
     validate_create,
 )
+from campaign_rules.responses import CONTACT_STATUSES
 from tests.support import BASES, DROP, WINDOW, payload
 
 INVALID = ErrorKey.INVALID_REQUEST

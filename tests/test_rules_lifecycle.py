@@ -13,12 +13,11 @@ from typing import Any
 
 import pytest
 
-from campaign_rules import (
+from campaign_rules import CampaignStatus, ErrorKey
+from campaign_rules.lifecycle import (
     INITIAL_STATUS,
     TRANSITIONS,
     CampaignAction,
-    CampaignStatus,
-    ErrorKey,
     Transition,
     TransitionResult,
     check_transition,

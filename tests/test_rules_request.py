@@ -11,18 +11,16 @@ from typing import Any
 
 import pytest
 
-from campaign_rules import (
-    ContactPath,
-    ErrorKey,
+from campaign_rules import ErrorKey
+from campaign_rules.idempotency import (
     IdempotencyAction,
     IdempotencyRecord,
-    RateLimiter,
-    check_contact_path,
     check_idempotency_key,
-    check_thread_path,
     decide_idempotency,
     request_fingerprint,
 )
+from campaign_rules.rate import RateLimiter
+from campaign_rules.requests import ContactPath, check_contact_path, check_thread_path
 
 MAX_ID = 9_007_199_254_740_991  # 2**53 - 1, written out from D-path-ids
 

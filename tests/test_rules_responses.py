@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from campaign_rules import ErrorKey, ParseResult, parse_error, parse_thread
+from campaign_rules import ErrorKey
+from campaign_rules.responses import ParseResult, parse_error, parse_thread
 from tests.property.strategies import HOSTILE_BUILDERS, deep_dict, identity_snapshot
 from tests.response_support import (
     RESPONSE_BASES,

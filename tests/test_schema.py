@@ -21,9 +21,9 @@ from jsonschema.validators import validator_for
 
 from campaign_rules import json_schema
 from campaign_rules._cli import main
-from campaign_rules._formats import is_blank, is_uuid_v4, parse_date, parse_time
-from campaign_rules._schema import SCHEMA_EXCEPTIONS, render_schema
-from campaign_rules._timezones import timezone_names
+from campaign_rules._core.formats import is_blank, is_uuid_v4, parse_date, parse_time
+from campaign_rules._core.timezones import timezone_names
+from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS, render_schema
 from campaign_rules.rules.table import CREATE_RULES
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
 

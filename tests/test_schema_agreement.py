@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from campaign_rules import to_wire, validate_create
-from campaign_rules._limits import WHITESPACE
-from campaign_rules._schema import SCHEMA_EXCEPTIONS
+from campaign_rules._core.limits import WHITESPACE
+from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS
 from campaign_rules.strategies import create_payloads, invalid_create_payloads, is_plain_json
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
 from tests.support import GENERATE_ONLY, payload, rfc7396_merge

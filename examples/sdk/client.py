@@ -17,23 +17,21 @@ from typing import Any, Generic, TypeVar
 import attrs
 import httpx
 
-from campaign_rules import (
+from campaign_rules import Violation, validate_create
+from campaign_rules.idempotency import request_fingerprint
+from campaign_rules.rate import RateLimiter
+from campaign_rules.requests import check_contact_path, check_thread_path
+from campaign_rules.responses import (
     ApiError,
     CampaignContact,
     CampaignDetail,
     CredentialsError,
     ParseResult,
-    RateLimiter,
     Thread,
-    Violation,
-    check_contact_path,
-    check_thread_path,
     parse_contact_response,
     parse_create_response,
     parse_error,
     parse_thread,
-    request_fingerprint,
-    validate_create,
 )
 
 T = TypeVar("T")

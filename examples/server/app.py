@@ -41,30 +41,26 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
-from campaign_rules import (
-    INITIAL_STATUS,
-    AuthorizationResult,
-    CampaignDetail,
-    ContactPathResult,
-    CreateResult,
-    ErrorKey,
+from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
+from campaign_rules.idempotency import (
     IdempotencyAction,
     IdempotencyRecord,
-    RateLimiter,
-    ThreadPathResult,
-    Violation,
-    check_contact_path,
     check_idempotency_key,
-    check_thread_path,
     decide_idempotency,
     is_storable_status,
-    parse_authorization,
-    parse_contact_response,
-    parse_thread,
     request_fingerprint,
-    to_wire,
-    validate_create,
 )
+from campaign_rules.lifecycle import INITIAL_STATUS
+from campaign_rules.rate import RateLimiter
+from campaign_rules.requests import (
+    AuthorizationResult,
+    ContactPathResult,
+    ThreadPathResult,
+    check_contact_path,
+    check_thread_path,
+    parse_authorization,
+)
+from campaign_rules.responses import CampaignDetail, parse_contact_response, parse_thread
 
 BASE_PATH = "/api/v1.0"
 _UNKNOWN_KEY = "the API key is not known"

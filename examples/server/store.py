@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from campaign_rules import IdempotencyRecord
+from campaign_rules.idempotency import IdempotencyRecord
 
 SCHEMA = Path(__file__).with_name("schema.sql")
 

@@ -8,77 +8,117 @@ A server answers a create request with::
 
 and an SDK checks the same body offline, before sending it, with `validate_create(body)`.
 
-What checking a campaign body needs is imported with the package; the other entry points
-(the response models and parsers, authorization, the path, key and transition checks, rate
-limits, idempotency, the catalogue and the schema) are imported on first use of one of their
-names (PEP 562), so that a server or SDK pays at import only for what it uses.
+The root holds what checking a campaign needs. The rest of the interface lives in public
+modules, one concern each:
+
+- `campaign_rules.requests`: the `Authorization` header and the path parameters;
+- `campaign_rules.idempotency`: the `Idempotency-Key` header, a request's fingerprint, and
+  what to do with a key seen before;
+- `campaign_rules.rate`: the per-key rate limiter;
+- `campaign_rules.lifecycle`: the status changes of a campaign;
+- `campaign_rules.responses`: the response models, and reading response bodies into them;
+- `campaign_rules.schema`: the interface as machine-readable documents;
+- `campaign_rules.strategies`: Hypothesis strategies of valid and invalid bodies.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import TYPE_CHECKING, Any, Final
 
-from campaign_rules._convert import to_wire
-from campaign_rules._directory import Directory
-from campaign_rules._enums import (
+from campaign_rules._campaign.directory import Directory
+from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+from campaign_rules._campaign.results import CreateResult, UpdateResult
+from campaign_rules._core.enums import (
     CampaignStatus,
     ContactStatus,
     CyclesMode,
     ErrorKey,
     IntegrationType,
 )
-from campaign_rules._limits import CONTACT_STATUSES
-from campaign_rules._models import CampaignCreate, CyclesConfig, DayWindow, Schedule
-from campaign_rules._results import CreateResult, UpdateResult
+from campaign_rules._core.violations import Violation
+from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._validate import validate_create, validate_update
-from campaign_rules._violations import Violation
+from campaign_rules._wire.convert import to_wire
 
-# The module of each name imported on first use.
-_LAZY_NAMES: dict[str, str] = {
-    **dict.fromkeys(["AuthorizationResult", "parse_authorization"], "_authorization"),
-    **dict.fromkeys(["RuleInfo", "catalogue"], "_catalogue"),
+__all__ = [
+    "CampaignCreate",
+    "CampaignStatus",
+    "ContactStatus",
+    "CreateResult",
+    "CyclesConfig",
+    "CyclesMode",
+    "DayWindow",
+    "Directory",
+    "ErrorKey",
+    "IntegrationType",
+    "RuleInfo",
+    "Schedule",
+    "UpdateResult",
+    "Violation",
+    "catalogue",
+    "json_schema",
+    "to_wire",
+    "validate_create",
+    "validate_update",
+]
+
+__version__ = "0.2.0"
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a campaign creation body: `campaign_rules.schema.json_schema()`."""
+    # Imported on call: building the schema's tables is not on the path of checking a body.
+    from campaign_rules.schema import json_schema as build
+
+    return build()
+
+
+# Names the root exported in 0.1.0, by the public module that holds them now. They still work,
+# with a DeprecationWarning that names the new import, until the release after 0.2.0.
+MOVED_NAMES: Final[dict[str, str]] = {
     **dict.fromkeys(
         [
+            "AuthorizationResult",
+            "ContactPath",
             "ContactPathResult",
-            "IdempotencyKeyResult",
             "ThreadPathResult",
-            "TransitionResult",
             "check_contact_path",
-            "check_idempotency_key",
             "check_thread_path",
-            "check_transition",
+            "parse_authorization",
         ],
-        "_checks",
+        "campaign_rules.requests",
     ),
-    **dict.fromkeys(["FingerprintResult", "request_fingerprint"], "_fingerprint"),
     **dict.fromkeys(
         [
+            "FingerprintResult",
             "IdempotencyAction",
             "IdempotencyDecision",
+            "IdempotencyKeyResult",
             "IdempotencyRecord",
+            "check_idempotency_key",
             "decide_idempotency",
             "is_storable_status",
+            "request_fingerprint",
         ],
-        "_idempotency",
+        "campaign_rules.idempotency",
     ),
+    **dict.fromkeys(["RateLimiter", "RateResult"], "campaign_rules.rate"),
     **dict.fromkeys(
-        ["INITIAL_STATUS", "TRANSITIONS", "CampaignAction", "Transition"], "_lifecycle"
+        [
+            "INITIAL_STATUS",
+            "TRANSITIONS",
+            "CampaignAction",
+            "Transition",
+            "TransitionResult",
+            "check_transition",
+        ],
+        "campaign_rules.lifecycle",
     ),
     **dict.fromkeys(
         [
-            "ParseResult",
-            "parse_contact_response",
-            "parse_create_response",
-            "parse_error",
-            "parse_thread",
-        ],
-        "_parse",
-    ),
-    "ContactPath": "_paths",
-    **dict.fromkeys(["RateLimiter", "RateResult"], "_rate"),
-    **dict.fromkeys(
-        [
+            "CONTACT_STATUSES",
             "AgentRef",
             "ApiError",
             "Assignee",
@@ -89,139 +129,30 @@ _LAZY_NAMES: dict[str, str] = {
             "EndUser",
             "Integration",
             "IntegrationRef",
+            "ParseResult",
             "Thread",
             "ThreadTag",
+            "parse_contact_response",
+            "parse_create_response",
+            "parse_error",
+            "parse_thread",
         ],
-        "_response_models",
+        "campaign_rules.responses",
     ),
-    "json_schema": "_schema",
 }
 
-if TYPE_CHECKING:
-    from campaign_rules._authorization import AuthorizationResult, parse_authorization
-    from campaign_rules._catalogue import RuleInfo, catalogue
-    from campaign_rules._checks import (
-        ContactPathResult,
-        IdempotencyKeyResult,
-        ThreadPathResult,
-        TransitionResult,
-        check_contact_path,
-        check_idempotency_key,
-        check_thread_path,
-        check_transition,
-    )
-    from campaign_rules._fingerprint import FingerprintResult, request_fingerprint
-    from campaign_rules._idempotency import (
-        IdempotencyAction,
-        IdempotencyDecision,
-        IdempotencyRecord,
-        decide_idempotency,
-        is_storable_status,
-    )
-    from campaign_rules._lifecycle import INITIAL_STATUS, TRANSITIONS, CampaignAction, Transition
-    from campaign_rules._parse import (
-        ParseResult,
-        parse_contact_response,
-        parse_create_response,
-        parse_error,
-        parse_thread,
-    )
-    from campaign_rules._paths import ContactPath
-    from campaign_rules._rate import RateLimiter, RateResult
-    from campaign_rules._response_models import (
-        AgentRef,
-        ApiError,
-        Assignee,
-        CampaignContact,
-        CampaignCycles,
-        CampaignDetail,
-        CredentialsError,
-        EndUser,
-        Integration,
-        IntegrationRef,
-        Thread,
-        ThreadTag,
-    )
-    from campaign_rules._schema import json_schema
 
-__all__ = [
-    "CONTACT_STATUSES",
-    "INITIAL_STATUS",
-    "TRANSITIONS",
-    "AgentRef",
-    "ApiError",
-    "Assignee",
-    "AuthorizationResult",
-    "CampaignAction",
-    "CampaignContact",
-    "CampaignCreate",
-    "CampaignCycles",
-    "CampaignDetail",
-    "CampaignStatus",
-    "ContactPath",
-    "ContactPathResult",
-    "ContactStatus",
-    "CreateResult",
-    "CredentialsError",
-    "CyclesConfig",
-    "CyclesMode",
-    "DayWindow",
-    "Directory",
-    "EndUser",
-    "ErrorKey",
-    "FingerprintResult",
-    "IdempotencyAction",
-    "IdempotencyDecision",
-    "IdempotencyKeyResult",
-    "IdempotencyRecord",
-    "Integration",
-    "IntegrationRef",
-    "IntegrationType",
-    "ParseResult",
-    "RateLimiter",
-    "RateResult",
-    "RuleInfo",
-    "Schedule",
-    "Thread",
-    "ThreadPathResult",
-    "ThreadTag",
-    "Transition",
-    "TransitionResult",
-    "UpdateResult",
-    "Violation",
-    "catalogue",
-    "check_contact_path",
-    "check_idempotency_key",
-    "check_thread_path",
-    "check_transition",
-    "decide_idempotency",
-    "is_storable_status",
-    "json_schema",
-    "parse_authorization",
-    "parse_contact_response",
-    "parse_create_response",
-    "parse_error",
-    "parse_thread",
-    "request_fingerprint",
-    "to_wire",
-    "validate_create",
-    "validate_update",
-]
-
-__version__ = "0.1.0"
-
-
-if not TYPE_CHECKING:  # a type checker sees the imports above, and refuses any other name
+if not TYPE_CHECKING:  # a type checker sees only `__all__`: a moved name is an error there
 
     def __getattr__(name: str) -> Any:
-        """A name of the interface imported on first use (PEP 562)."""
-        module = _LAZY_NAMES.get(name)
+        """A name the root exported in 0.1.0: from its new module, with a DeprecationWarning."""
+        module = MOVED_NAMES.get(name)
         if module is None:
             raise AttributeError(f"module 'campaign_rules' has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"campaign_rules.{module}"), name)
-        globals()[name] = value  # later look-ups find it without coming here
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_NAMES})
+        warnings.warn(
+            f"campaign_rules.{name} is deprecated and goes in the release after 0.2.0: "
+            f"use `from {module} import {name}`",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(module), name)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from campaign_rules._build import build_campaign
-from campaign_rules._change import Change
-from campaign_rules._directory import Directory
-from campaign_rules._document import Document
-from campaign_rules._enums import CampaignStatus
-from campaign_rules._limits import VIOLATIONS_MAX
-from campaign_rules._models import CampaignCreate
-from campaign_rules._results import CreateResult, UpdateResult
-from campaign_rules._runner import collect_violations
-from campaign_rules._violations import Violation
+from campaign_rules._campaign.build import build_campaign
+from campaign_rules._campaign.change import Change
+from campaign_rules._campaign.directory import Directory
+from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.models import CampaignCreate
+from campaign_rules._campaign.results import CreateResult, UpdateResult
+from campaign_rules._core.enums import CampaignStatus
+from campaign_rules._core.limits import VIOLATIONS_MAX
+from campaign_rules._core.violations import Violation
+from campaign_rules._wire.convert import to_wire
+from campaign_rules.rules.runner import collect_violations
 from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES
 
 __all__ = ["validate_create", "validate_update"]
@@ -48,7 +49,8 @@ def validate_update(
     of the change itself run first (immutable fields, cycles not enabled, finished campaign),
     then every creation rule on the merged campaign. Never raises for any patch value.
     """
-    change = Change(existing, patch, status, directory)
+    # The merge works on wire JSON (RFC 7396): the campaign is written as the service sends it.
+    change = Change(existing, to_wire(existing), patch, status, directory)
     merged = change.merged
     found: list[Violation] = []
     if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):

@@ -19,19 +19,17 @@ from examples.server import seed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign_rules import (
+from campaign_rules import CampaignStatus, ErrorKey, validate_create
+from campaign_rules.responses import (
     ApiError,
     CampaignContact,
     CampaignDetail,
-    CampaignStatus,
     CredentialsError,
-    ErrorKey,
     Thread,
     parse_contact_response,
     parse_create_response,
     parse_error,
     parse_thread,
-    validate_create,
 )
 from campaign_rules.strategies import create_payloads, invalid_create_payloads
 from tests.e2e.support import Server

@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from campaign_rules._limits import WEEKDAYS
+from campaign_rules._core.limits import WEEKDAYS
 from campaign_rules.strategies import TEXTS, texts, uuid4_texts
 from tests.support import SPEC_ERROR_KEYS
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from campaign_rules._limits import WEEKDAYS
+from campaign_rules._core.limits import WEEKDAYS
 from campaign_rules.strategies import (
     CAMPAIGN_MEMBERS,
     CYCLES_MEMBERS,

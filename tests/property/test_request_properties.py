@@ -18,28 +18,27 @@ from typing import Any
 from hypothesis import event, given, note
 from hypothesis import strategies as st
 
-from campaign_rules import (
-    AuthorizationResult,
-    ContactPathResult,
-    ErrorKey,
+from campaign_rules import ErrorKey, Violation
+from campaign_rules.idempotency import (
     FingerprintResult,
     IdempotencyAction,
     IdempotencyDecision,
     IdempotencyKeyResult,
     IdempotencyRecord,
-    RateLimiter,
-    RateResult,
-    ThreadPathResult,
-    TransitionResult,
-    Violation,
-    check_contact_path,
     check_idempotency_key,
-    check_thread_path,
-    check_transition,
     decide_idempotency,
     is_storable_status,
-    parse_authorization,
     request_fingerprint,
+)
+from campaign_rules.lifecycle import TransitionResult, check_transition
+from campaign_rules.rate import RateLimiter, RateResult
+from campaign_rules.requests import (
+    AuthorizationResult,
+    ContactPathResult,
+    ThreadPathResult,
+    check_contact_path,
+    check_thread_path,
+    parse_authorization,
 )
 from tests.property import strategies as s
 

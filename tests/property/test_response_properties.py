@@ -14,8 +14,9 @@ from typing import Any
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from campaign_rules import ErrorKey, ParseResult, Violation, parse_error, to_wire
+from campaign_rules import ErrorKey, Violation, to_wire
 from campaign_rules import strategies as public
+from campaign_rules.responses import ParseResult, parse_error
 from tests.property import response_strategies as r
 from tests.property import strategies as s
 from tests.response_support import body as example_body

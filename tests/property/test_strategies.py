@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from campaign_rules import CampaignCreate, ErrorKey, to_wire, validate_create, validate_update
 from campaign_rules import strategies as cs
-from campaign_rules._limits import (
+from campaign_rules._core.limits import (
     COOLDOWN_MINUTES,
     FILTER_LIST_MAX_ITEMS,
     MAX_ITERATIONS,

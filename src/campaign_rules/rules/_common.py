@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from campaign_rules._json import as_integer, json_type
-from campaign_rules._limits import Bounds
-from campaign_rules._violations import Finding
+from campaign_rules._core.json import as_integer, json_type
+from campaign_rules._core.limits import Bounds
+from campaign_rules._core.violations import Finding
 
 __all__ = ["article_of", "integer_outside", "with_article"]
 

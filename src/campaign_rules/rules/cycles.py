@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from campaign_rules._document import Document
-from campaign_rules._enums import CyclesMode, IntegrationType
-from campaign_rules._json import as_string, item_path, member_path
-from campaign_rules._limits import (
+from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
+from campaign_rules._core.enums import CyclesMode, IntegrationType
+from campaign_rules._core.json import as_string, item_path, member_path
+from campaign_rules._core.limits import (
     CONTACT_STATUSES,
     COOLDOWN_MINUTES,
     FILTER_LIST_MAX_ITEMS,
@@ -20,7 +21,7 @@ from campaign_rules._limits import (
     MAX_ITERATIONS,
     SCHEDULE_ONLY_CYCLES_FIELDS,
 )
-from campaign_rules._violations import Finding
+from campaign_rules._core.violations import Finding
 from campaign_rules.rules._common import integer_outside
 
 __all__ = [
@@ -40,9 +41,6 @@ __all__ = [
 
 _MODE_VALUES = frozenset(mode.value for mode in CyclesMode)
 _MODES = ", ".join(mode.value for mode in CyclesMode)
-# D-cycles-required: what every enabled block holds, and what each mode adds.
-_REQUIRED_ALWAYS = ("mode", "max_iterations")
-_REQUIRED_IN_MODE = {CyclesMode.COOLDOWN: "cooldown_minutes", CyclesMode.SCHEDULED: "schedule"}
 
 
 def enabled_only_on_phone_call(doc: Document) -> Iterator[Finding]:
@@ -56,11 +54,11 @@ def required_when_enabled(doc: Document) -> Iterator[Finding]:
     cycles = doc.enabled_cycles
     if cycles is None:
         return
-    for name in _REQUIRED_ALWAYS:
+    for name in REQUIRED_CYCLES_MEMBERS:
         if name not in cycles:
             path = member_path("cycles", name)
             yield Finding(path, f"{path} is required when cycles are enabled")
-    for mode, name in _REQUIRED_IN_MODE.items():
+    for mode, name in REQUIRED_CYCLES_MEMBER_IN_MODE.items():
         if doc.cycles_mode == mode and name not in cycles:
             path = member_path("cycles", name)
             yield Finding(path, f"{path} is required in {mode.value} mode")

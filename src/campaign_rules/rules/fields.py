@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from campaign_rules._document import Document
-from campaign_rules._enums import IntegrationType
-from campaign_rules._formats import is_blank
-from campaign_rules._limits import CHANNEL_OF_FIELD, MESSAGE_LIMIT, NAME_MAX_LENGTH, RETRIES
-from campaign_rules._timezones import is_timezone_name
-from campaign_rules._violations import Finding
+from campaign_rules._campaign.document import Document
+from campaign_rules._core.enums import IntegrationType
+from campaign_rules._core.formats import is_blank
+from campaign_rules._core.limits import CHANNEL_OF_FIELD, MESSAGE_LIMIT, NAME_MAX_LENGTH, RETRIES
+from campaign_rules._core.timezones import is_timezone_name
+from campaign_rules._core.violations import Finding
 from campaign_rules.rules._common import integer_outside
 
 __all__ = [

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from campaign_rules._enums import CampaignStatus
-from campaign_rules._json import as_boolean
-from campaign_rules._lifecycle import (
+from campaign_rules._core.enums import CampaignStatus
+from campaign_rules._core.json import as_boolean
+from campaign_rules._core.violations import Finding
+from campaign_rules._server.lifecycle import (
     BILLED_ACTIONS,
     TRANSITIONS,
     CampaignAction,
@@ -19,7 +20,6 @@ from campaign_rules._lifecycle import (
     read_action,
     read_status,
 )
-from campaign_rules._violations import Finding
 
 __all__ = [
     "action_is_known",

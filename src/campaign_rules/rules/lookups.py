@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from campaign_rules._document import Document
-from campaign_rules._json import as_string, item_path
-from campaign_rules._violations import Finding
+from campaign_rules._campaign.document import Document
+from campaign_rules._core.json import as_string, item_path
+from campaign_rules._core.violations import Finding
 
 __all__ = [
     "agent_exists",

@@ -9,21 +9,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from campaign_rules._json import as_string
-from campaign_rules._limits import (
+from campaign_rules._core.json import as_string
+from campaign_rules._core.limits import (
     IDEMPOTENCY_KEY_MAX_LENGTH,
     PATH_ID_MAX,
     THREAD_ID_MAX_LENGTH,
     VISIBLE_ASCII,
 )
-from campaign_rules._paths import ContactPathParameters, is_thread_id, read_path_id
-from campaign_rules._request_state import (
+from campaign_rules._core.violations import Finding
+from campaign_rules._server.paths import ContactPathParameters, is_thread_id, read_path_id
+from campaign_rules._server.request_state import (
     CanonicalRequest,
     IdempotencyState,
     RateRequest,
     whole_seconds,
 )
-from campaign_rules._violations import Finding
 
 __all__ = [
     "IDEMPOTENCY_KEY_FIELD",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from campaign_rules._json import (
+from campaign_rules._core.json import (
     as_integer,
     as_string,
     is_object,
@@ -18,14 +18,14 @@ from campaign_rules._json import (
     member_path,
     plain_json_problem,
 )
-from campaign_rules._limits import (
+from campaign_rules._core.limits import (
     ERROR_STATUSES,
     RESPONSE_MAP_MAX_MEMBERS,
     RESPONSE_OPAQUE_MAX_DEPTH,
     RESPONSE_OPAQUE_MAX_VALUES,
 )
-from campaign_rules._response_reading import ResponseReading
-from campaign_rules._violations import Finding
+from campaign_rules._core.violations import Finding
+from campaign_rules._wire.reading import ResponseReading
 from campaign_rules.rules._common import article_of, with_article
 
 __all__ = [

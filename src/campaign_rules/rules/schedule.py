@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from campaign_rules._document import Document
-from campaign_rules._json import member_path
-from campaign_rules._violations import Finding
+from campaign_rules._campaign.document import Document
+from campaign_rules._core.json import member_path
+from campaign_rules._core.violations import Finding
 
 __all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
 

@@ -9,22 +9,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from campaign_rules._document import Document
-from campaign_rules._json import (
+from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.shape import (
+    CAMPAIGN_MEMBERS,
+    CYCLES_MEMBERS,
+    SCHEDULE_MEMBERS,
+    WINDOW_MEMBERS,
+)
+from campaign_rules._core.json import (
     PLAIN_CLASSES,
     is_object,
     is_oversized_object,
     json_type,
     member_path,
 )
-from campaign_rules._limits import OBJECT_MAX_MEMBERS
-from campaign_rules._shape import (
-    CAMPAIGN_MEMBERS,
-    CYCLES_MEMBERS,
-    SCHEDULE_MEMBERS,
-    WINDOW_MEMBERS,
-)
-from campaign_rules._violations import Finding
+from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
+from campaign_rules._core.violations import Finding
 from campaign_rules.rules._common import article_of, with_article
 
 __all__ = [

@@ -13,14 +13,14 @@ from typing import Generic, TypeVar
 
 import attrs
 
-from campaign_rules._change import Change
-from campaign_rules._document import Document
-from campaign_rules._enums import ErrorKey
-from campaign_rules._lifecycle import TransitionRequest
-from campaign_rules._paths import ContactPathParameters
-from campaign_rules._request_state import CanonicalRequest, IdempotencyState, RateRequest
-from campaign_rules._response_reading import ResponseReading
-from campaign_rules._violations import Finding
+from campaign_rules._campaign.change import Change
+from campaign_rules._campaign.document import Document
+from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.violations import Finding
+from campaign_rules._server.lifecycle import TransitionRequest
+from campaign_rules._server.paths import ContactPathParameters
+from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState, RateRequest
+from campaign_rules._wire.reading import ResponseReading
 from campaign_rules.rules import (
     cycles,
     fields,

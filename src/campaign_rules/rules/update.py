@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from campaign_rules._change import PATCH_MAX_MEMBERS, Change
-from campaign_rules._enums import CampaignStatus
-from campaign_rules._json import as_string, is_object, member_path
-from campaign_rules._violations import Finding
+from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
+from campaign_rules._core.enums import CampaignStatus
+from campaign_rules._core.json import as_string, is_object, member_path
+from campaign_rules._core.violations import Finding
 
 __all__ = [
     "campaign_not_finished",

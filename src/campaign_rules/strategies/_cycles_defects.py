@@ -7,8 +7,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from campaign_rules._enums import ErrorKey, IntegrationType
-from campaign_rules._limits import (
+from campaign_rules._core.enums import ErrorKey, IntegrationType
+from campaign_rules._core.limits import (
     CONTACT_STATUSES,
     COOLDOWN_MINUTES,
     FILTER_LIST_MAX_ITEMS,

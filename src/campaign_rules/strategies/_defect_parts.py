@@ -10,8 +10,8 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from campaign_rules._enums import ErrorKey
-from campaign_rules._limits import FIELD_PATH_MAX_LENGTH, Bounds
+from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, Bounds
 from campaign_rules.strategies._tables import CAMPAIGN_MEMBERS
 from campaign_rules.strategies._texts import texts
 from campaign_rules.strategies._values import huge_ints

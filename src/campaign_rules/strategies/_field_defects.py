@@ -6,8 +6,8 @@ import uuid
 
 from hypothesis import strategies as st
 
-from campaign_rules._enums import ErrorKey
-from campaign_rules._limits import (
+from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
     MESSAGE_LIMIT,
     NAME_MAX_LENGTH,

@@ -7,10 +7,10 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from campaign_rules._convert import to_wire
-from campaign_rules._enums import CampaignStatus, ErrorKey
-from campaign_rules._limits import COOLDOWN_MINUTES, MAX_ITERATIONS, RETRIES
-from campaign_rules._models import CampaignCreate, CyclesConfig
+from campaign_rules._campaign.models import CampaignCreate, CyclesConfig
+from campaign_rules._core.enums import CampaignStatus, ErrorKey
+from campaign_rules._core.limits import COOLDOWN_MINUTES, MAX_ITERATIONS, RETRIES
+from campaign_rules._wire.convert import to_wire
 from campaign_rules.strategies._defect_parts import chosen_kinds, draw_kind
 from campaign_rules.strategies._payloads import create_payloads
 from campaign_rules.strategies._tables import (

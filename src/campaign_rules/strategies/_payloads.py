@@ -9,8 +9,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from campaign_rules._enums import IntegrationType
-from campaign_rules._limits import (
+from campaign_rules._core.enums import IntegrationType
+from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
     CONTACT_STATUSES,
     COOLDOWN_MINUTES,

@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from campaign_rules._limits import OBJECT_MAX_MEMBERS, WEEKDAYS
+from campaign_rules._core.limits import OBJECT_MAX_MEMBERS, WEEKDAYS
 from campaign_rules.strategies._defect_parts import (
     NOT_OBJECTS,
     NOT_STRINGS,

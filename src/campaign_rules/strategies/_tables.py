@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Final
 
-from campaign_rules._enums import CyclesMode, ErrorKey, IntegrationType
-from campaign_rules._limits import SCHEDULE_ONLY_CYCLES_FIELDS
-from campaign_rules._shape import (
+from campaign_rules._campaign.shape import (
     CAMPAIGN_MEMBERS as _CAMPAIGN_SHAPE,
 )
-from campaign_rules._shape import (
+from campaign_rules._campaign.shape import (
     CYCLES_MEMBERS as _CYCLES_SHAPE,
 )
-from campaign_rules._shape import (
+from campaign_rules._campaign.shape import (
     REQUIRED_CAMPAIGN_MEMBERS,
     REQUIRED_WINDOW_MEMBERS,
 )
-from campaign_rules._timezones import timezone_names
+from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._core.limits import SCHEDULE_ONLY_CYCLES_FIELDS
+from campaign_rules._core.timezones import timezone_names
 
 CHANNELS: Final = tuple(channel.value for channel in IntegrationType)
 MODES: Final = tuple(mode.value for mode in CyclesMode)

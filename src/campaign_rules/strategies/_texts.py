@@ -6,7 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
-from campaign_rules._limits import NAME_MAX_LENGTH, WHITESPACE
+from campaign_rules._core.limits import NAME_MAX_LENGTH, WHITESPACE
 from campaign_rules.strategies._tables import SAMPLE_AGENT_IDS, SAMPLE_INTEGRATION_IDS
 
 # Each module that builds pools has its own seeded generator, so no pool depends on which

@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from campaign_rules._limits import (
+from campaign_rules._core.limits import (
     COOLDOWN_MINUTES,
     MAX_ITERATIONS,
     MESSAGE_LIMIT,

@@ -1,0 +1,268 @@
+"""One reading of a creation payload, shared by every rule.
+
+The payload is read once, here, in one pass when the `Document` is made: which objects are in
+force (the cycles block only when enabled, the cycles schedule only outside `cooldown` mode),
+what each holds, and the text of the members the rules read as text. Only the server's answers
+to the look-ups wait until a rule asks, and each is asked at most once.
+
+Reading is eager and flat, with no per-object bookkeeping, because `validate_create` runs on
+every request: a rule then finds everything it needs already read (see benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from typing import Final, NamedTuple
+
+from campaign_rules._campaign.directory import Directory
+from campaign_rules._campaign.shape import (
+    CAMPAIGN_MEMBERS,
+    CYCLES_MEMBERS,
+    REQUIRED_CAMPAIGN_MEMBERS,
+    REQUIRED_WINDOW_MEMBERS,
+    SCHEDULE_MEMBERS,
+    WINDOW_MEMBERS,
+    MemberTypes,
+)
+from campaign_rules._core.enums import CyclesMode, IntegrationType
+from campaign_rules._core.formats import is_uuid_v4, parse_date, parse_time
+from campaign_rules._core.json import array_length, as_string, is_object, read_list, read_object
+from campaign_rules._core.limits import (
+    FILTER_LIST_MAX_ITEMS,
+    FILTER_LISTS,
+    SCHEDULE_ONLY_CYCLES_FIELDS,
+    WEEKDAYS,
+)
+
+__all__ = [
+    "WINDOW_PATHS",
+    "Document",
+    "Site",
+    "Window",
+    "agent_found",
+    "integration_type_found",
+]
+
+_CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
+_ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
+# spec 2.4: the two dates of the cycles schedule.
+_CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
+# The members that rules read as text: each is read (and a str subclass copied) once.
+_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type", "timezone")
+# The paths of the two schedules' windows, spelt once rather than on every payload.
+WINDOW_PATHS: Final = {
+    schedule: {day: f"{schedule}.{day}" for day in WEEKDAYS}
+    for schedule in ("scheduling", "cycles.schedule")
+}
+
+
+class Site(NamedTuple):
+    """An object of the payload whose members are checked, and the shape they are checked against.
+
+    `raw` is the object as given; `members` its string-named members, read once (`None` when it
+    is too large to read). `closed`: whether members outside `shape` are refused.
+    `left_to_others`: members whose JSON type another rule owns.
+    """
+
+    path: str | None
+    raw: object
+    members: dict[str, object] | None
+    shape: MemberTypes
+    required: tuple[str, ...] = ()
+    closed: bool = True
+    left_to_others: tuple[str, ...] = ()
+
+
+class Window(NamedTuple):
+    """A readable weekday window of a schedule in force, with its times read once.
+
+    `start` and `stop` are its `startTime` and `stopTime` when they are strings, else `None`
+    (absent, or of another type: other rules report those); `start_time` and `stop_time` the
+    times of day they spell, `None` when they are not `HH:MM` (D-time-format).
+    """
+
+    path: str
+    day: str
+    members: dict[str, object]
+    start: str | None
+    stop: str | None
+    start_time: datetime.time | None
+    stop_time: datetime.time | None
+
+
+class Document:
+    """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read.
+
+    Attributes, all read when the document is made:
+    `channel`: the `integration_type` when it is a supported one;
+    `agent_id`: the `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id);
+    `integration_id`: the `integration_id` when it is a non-empty string;
+    `enabled_cycles`: the cycles block when it is an object whose `enabled` is `true`
+    (spec 2.4 rule 2), else `None`;
+    `cycles_mode`: the `mode` of an enabled block when it is a string, known or not;
+    `cycles_schedule`: the raw `cycles.schedule` of an enabled block outside cooldown mode (in
+    cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses it);
+    `sites`: every object in force whose members are checked, root first, in document order;
+    `windows`: the readable weekday windows of the schedules in force, each a `Window`;
+    `schedule_windows`: the same windows by the path of their schedule;
+    `filter_lists`: the filter arrays of an enabled block within the item limit, by name,
+    items read (an array over the limit is not read at all, D-filter-lists);
+    `cycle_dates`: the schedule dates of an enabled block outside cooldown mode that are
+    strings, by name, each parsed (`None` when it is not a calendar date, D-cycle-dates).
+    """
+
+    def __init__(self, payload: object, directory: Directory | None = None) -> None:
+        self.payload = payload
+        self.directory = directory
+        root = read_object(payload)
+        self.root: dict[str, object] = root if root is not None else {}
+        self._strings = {name: as_string(self.root.get(name)) for name in _TEXT_MEMBERS}
+
+        self.channel: IntegrationType | None = _CHANNELS.get(
+            self._strings["integration_type"] or ""
+        )
+        agent_id = self._strings["agent_id"]
+        self.agent_id: str | None = (
+            agent_id.lower() if agent_id is not None and is_uuid_v4(agent_id) else None
+        )
+        self.integration_id: str | None = self._strings["integration_id"] or None
+
+        cycles = read_object(self.root.get("cycles"))
+        enabled = cycles if cycles is not None and cycles.get("enabled") is True else None
+        self.enabled_cycles: dict[str, object] | None = enabled
+        self.cycles_mode: str | None = (
+            as_string(enabled.get("mode")) if enabled is not None else None
+        )
+        self.cycles_schedule: object = (
+            enabled.get("schedule") if enabled is not None and not self.in_cooldown_mode else None
+        )
+
+        sites: list[Site] = []
+        self.schedule_windows: dict[str, list[Window]] = {}
+        if is_object(payload):
+            self._read_sites(root, cycles, sites)
+        self.sites: tuple[Site, ...] = tuple(sites)
+        self.windows: tuple[Window, ...] = tuple(
+            window for windows in self.schedule_windows.values() for window in windows
+        )
+
+        self.filter_lists: dict[str, list[object]] = {}
+        self.cycle_dates: dict[str, datetime.date | None] = {}
+        if enabled is not None:
+            self._read_enabled_cycles(enabled)
+
+    def string(self, name: str) -> str | None:
+        """The payload's member `name` when it is a string (read once, however often asked)."""
+        if name not in self._strings:
+            self._strings[name] = as_string(self.root.get(name))
+        return self._strings[name]
+
+    @property
+    def cycles_enabled(self) -> bool:
+        """Whether the payload has an enabled cycles block."""
+        return self.enabled_cycles is not None
+
+    @property
+    def in_cooldown_mode(self) -> bool:
+        """Whether the cycles block is enabled in `cooldown` mode."""
+        return self.cycles_mode == CyclesMode.COOLDOWN
+
+    def _read_sites(
+        self,
+        root: dict[str, object] | None,
+        cycles: dict[str, object] | None,
+        sites: list[Site],
+    ) -> None:
+        """Add the sites of a payload that is an object, and read the windows of its schedules.
+
+        `root` and `cycles` are the members of the payload and of its cycles block, as read.
+        """
+        sites.append(Site(None, self.payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS))
+        self._read_schedule("scheduling", self.root.get("scheduling"), sites)
+        raw_cycles = self.root.get("cycles")
+        if not is_object(raw_cycles):
+            return
+        if self.enabled_cycles is None:
+            # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
+            sites.append(Site("cycles", raw_cycles, cycles, _ENABLED_ONLY, (), False))
+        elif self.in_cooldown_mode:
+            # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns these fields.
+            left = SCHEDULE_ONLY_CYCLES_FIELDS
+            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS, (), True, left))
+        else:
+            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS))
+            self._read_schedule("cycles.schedule", self.cycles_schedule, sites)
+
+    def _read_schedule(self, path: str, raw: object, sites: list[Site]) -> None:
+        """Add the sites of a Schedule object and of its weekday windows; keep its windows."""
+        if not is_object(raw):
+            return
+        schedule = read_object(raw)
+        sites.append(Site(path, raw, schedule, SCHEDULE_MEMBERS))
+        if schedule is None:
+            return
+        windows = self.schedule_windows[path] = []
+        for day, window_path in WINDOW_PATHS[path].items():
+            window = schedule.get(day)
+            if window is None:
+                continue  # absent, or `null`, which the schedule's type check reports
+            members = read_object(window)
+            if members is None:
+                if is_object(window):  # an object too large to read: its site reports it
+                    sites.append(Site(window_path, window, None, WINDOW_MEMBERS))
+                continue  # not an object: the schedule's type check reports it
+            sites.append(
+                Site(window_path, window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
+            )
+            start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))
+            start_time = parse_time(start) if start is not None else None
+            stop_time = parse_time(stop) if stop is not None else None
+            windows.append(Window(window_path, day, members, start, stop, start_time, stop_time))
+
+    def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
+        """Read the filter lists and the dates of the enabled block `cycles`."""
+        for name in FILTER_LISTS:
+            length = array_length(cycles.get(name))
+            # An array over the item limit is not read at all (D-filter-lists).
+            if length is not None and length <= FILTER_LIST_MAX_ITEMS:
+                self.filter_lists[name] = read_list(cycles.get(name)) or []
+        if not self.in_cooldown_mode:  # in cooldown mode, spec 2.4 rule 3 owns the dates
+            for name in _CYCLE_DATES:
+                text = as_string(cycles.get(name))
+                if text is not None:
+                    self.cycle_dates[name] = parse_date(text)
+
+    def filter_list_length(self, name: str) -> int | None:
+        """The length of the array `cycles.<name>` of an enabled block, read without its items."""
+        cycles = self.enabled_cycles
+        return array_length(cycles.get(name)) if cycles is not None else None
+
+    # The server's answers, each asked once however many rules need it. Each property only
+    # caches; the plain function of its name below decides, where mutation testing reaches it.
+
+    @functools.cached_property
+    def agent_found(self) -> bool:
+        """Whether the directory knows the well-formed `agent_id`."""
+        return agent_found(self)
+
+    @functools.cached_property
+    def integration_type_found(self) -> str | None:
+        """The type of the agent's integration, when the agent exists and the id is well-formed."""
+        return integration_type_found(self)
+
+
+def agent_found(doc: Document) -> bool:
+    """Whether the directory of `doc` knows its well-formed `agent_id`."""
+    if doc.directory is None or doc.agent_id is None:
+        return False
+    return doc.directory.agent_exists(doc.agent_id)
+
+
+def integration_type_found(doc: Document) -> str | None:
+    """The type of the agent's integration, when the agent exists and the ids are well-formed."""
+    if doc.directory is None or doc.agent_id is None or doc.integration_id is None:
+        return None
+    if not doc.agent_found:
+        return None
+    return doc.directory.integration_type(doc.agent_id, doc.integration_id)

@@ -1,0 +1,170 @@
+"""The command line: `campaign-rules check [--kind KIND] FILE`, `rules` and `schema`."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn
+
+from campaign_rules import __version__
+from campaign_rules._core.outcome import Outcome
+from campaign_rules._export.catalogue import render_markdown
+from campaign_rules._export.json_schema import render_schema
+from campaign_rules._validate import validate_create
+from campaign_rules._wire.convert import to_wire
+from campaign_rules.responses import (
+    parse_contact_response,
+    parse_create_response,
+    parse_error,
+    parse_thread,
+)
+
+__all__ = ["main"]
+
+EXIT_VALID = 0
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 2
+
+# What `check --kind` reads a body as: a creation request (offline), or a response.
+_READERS: dict[str, Callable[[object, int | None], Outcome[Any]]] = {
+    "create": lambda body, _: validate_create(body),
+    "create-response": lambda body, _: parse_create_response(body),
+    "contact-response": lambda body, _: parse_contact_response(body),
+    "thread": lambda body, _: parse_thread(body),
+    "error": lambda body, status: parse_error(status, body),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    # A field path may name a member with any character, a lone surrogate included.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "rules":
+        with _reader_may_leave():
+            sys.stdout.write(render_markdown())
+        return EXIT_VALID
+    if args.command == "schema":
+        with _reader_may_leave():
+            sys.stdout.write(render_schema())
+        return EXIT_VALID
+    if args.kind == "error" and args.status is None:
+        parser.error("--kind error needs --status, the HTTP status the body came with")
+    return _check(args.file, kind=args.kind, status=args.status, as_json=args.json)
+
+
+@contextlib.contextmanager
+def _reader_may_leave() -> Iterator[None]:
+    """Stop writing quietly when the reader goes away (`campaign-rules rules | head`)."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at devnull so that the flush at exit does not fail a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="campaign-rules",
+        description="Check Campaign Outreach Service requests against the spec's rules.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser(
+        "check",
+        help="validate one JSON body: a campaign creation request, or a response",
+        description="Validate one JSON body offline (no directory look-ups): a campaign "
+        "creation request, or a response body of the service. "
+        "Exit status: 0 valid, 1 invalid, 2 unreadable file or malformed JSON.",
+    )
+    check.add_argument("file", help="path of a JSON file, or - for standard input")
+    check.add_argument(
+        "--kind",
+        choices=sorted(_READERS),
+        default="create",
+        help="what the body is (default: create, a campaign creation request)",
+    )
+    check.add_argument(
+        "--status",
+        type=int,
+        help="with --kind error: the HTTP status the error body came with",
+    )
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"status": ..., "body": ...}: the error envelope, or the normalized campaign',
+    )
+    commands.add_parser("rules", help="print the rule catalogue as a Markdown table")
+    commands.add_parser(
+        "schema",
+        help="print the JSON Schema (draft 2020-12) of the campaign creation input",
+        description="Print the JSON Schema of the campaign creation input, generated from the "
+        "rules (the file schema/campaign-create.schema.json of the repository).",
+    )
+    return parser
+
+
+def _check(path: str, *, kind: str, status: int | None, as_json: bool) -> int:
+    body = _load(path)
+    result = _READERS[kind](body, status)
+    with _reader_may_leave():
+        if as_json:
+            answer = result.envelope() if result.value is None else to_wire(result.value)
+            print(json.dumps({"status": result.status, "body": answer}, indent=2, allow_nan=False))
+        else:
+            _print_result(result)
+    return EXIT_VALID if result.ok else EXIT_INVALID
+
+
+def _print_result(result: Outcome[Any]) -> None:
+    if result.value is not None:
+        print("ok")
+        print(json.dumps(to_wire(result.value), indent=2, ensure_ascii=False))
+        return
+    for violation in result.violations:
+        print(f"{violation.key.value} {_printable(violation.field)}: {violation.message}")
+
+
+def _printable(field: str | None) -> str:
+    """The field path on one line: a member name may hold a line break or a control character."""
+    if field is None:
+        return "(body)"
+    return field if field.isprintable() else field.encode("unicode_escape").decode("ascii")
+
+
+def _load(path: str) -> object:
+    """The JSON value in the file (or standard input), or exit 2 with a one-line reason."""
+    try:
+        if path == "-":
+            text = sys.stdin.buffer.read().decode("utf-8")
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        _fail(f"cannot read {path}: {error}")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        _fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+    except ValueError as error:  # NaN/Infinity, or an integer too long to convert
+        _fail(f"{path} is not valid JSON: {error}")
+    except RecursionError:
+        _fail(f"{path} is not valid JSON for this tool: it is nested too deeply")
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    # Python's json module reads NaN and Infinity; JSON (RFC 8259) has no such values.
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _fail(reason: str) -> NoReturn:
+    print(f"campaign-rules: {reason}", file=sys.stderr)
+    raise SystemExit(EXIT_UNREADABLE)

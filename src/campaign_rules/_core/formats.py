@@ -1,0 +1,177 @@
+"""The string formats of the creation input and of responses, as plain predicates and parsers.
+
+Each checks the length first, so a huge string costs no more than a short one, and accepts
+ASCII digits only (`str.isdigit` also takes "٠٩"). No regular expression runs on the hot path.
+"""
+
+from __future__ import annotations
+
+import datetime
+import operator
+from typing import Final
+
+from campaign_rules._core.limits import (
+    DATE_TIME_FRACTION_MAX_DIGITS,
+    DATE_TIME_MAX_LENGTH,
+    WHITESPACE,
+)
+
+__all__ = [
+    "is_blank",
+    "is_uuid_v4",
+    "parse_contact_time",
+    "parse_date",
+    "parse_date_time",
+    "parse_response_time",
+    "parse_time",
+]
+
+_HEX_DIGITS: Final = "0123456789abcdefABCDEF"
+_UUID_LENGTH: Final = 36
+_UUID_DASHES: Final = (8, 13, 18, 23)
+_dashes_of: Final = operator.itemgetter(*_UUID_DASHES)
+_FOUR_DASHES: Final = ("-",) * len(_UUID_DASHES)
+_UUID_VERSION_AT: Final = 14
+_UUID_VARIANT_AT: Final = 19
+_UUID_V4_VARIANTS: Final = frozenset("89abAB")
+# D-time-format: each of the 1,440 times of day, under its one accepted spelling `HH:MM`. A
+# look-up here is the whole parse: seconds, `24:00`, `9:00` and non-ASCII digits are not keys.
+# (Joining two-digit strings spelt once builds the table three times faster than formatting
+# each time: it is built on import.)
+_TWO_DIGITS: Final = [f"{number:02d}" for number in range(60)]
+_TIMES_OF_DAY: Final = {
+    _TWO_DIGITS[hour] + ":" + _TWO_DIGITS[minute]: datetime.time(hour, minute)
+    for hour in range(24)
+    for minute in range(60)
+}
+
+
+def is_uuid_v4(text: str) -> bool:
+    """Whether `text` is a version 4 UUID of the RFC 9562 variant, in 8-4-4-4-12 form.
+
+    Either case of hex digit is taken (RFC 9562 section 4: case-insensitive on input);
+    braces, `urn:uuid:` and the 32-digit form without dashes are not (D-agent-id).
+    """
+    if len(text) != _UUID_LENGTH or _dashes_of(text) != _FOUR_DASHES:
+        return False
+    digits = text.replace("-", "")
+    # strip() takes away every hex digit at either end: nothing is left when all are hex.
+    return (
+        len(digits) == _UUID_LENGTH - len(_UUID_DASHES)
+        and not digits.strip(_HEX_DIGITS)
+        and text[_UUID_VERSION_AT] == "4"
+        and text[_UUID_VARIANT_AT] in _UUID_V4_VARIANTS
+    )
+
+
+def parse_time(text: str) -> datetime.time | None:
+    """The time of day of a 24-hour `HH:MM` string, 00:00 to 23:59, else `None` (D-time-format)."""
+    # The length first, so that a huge string is never hashed for the look-up.
+    return _TIMES_OF_DAY.get(text) if len(text) == len("HH:MM") else None
+
+
+def parse_date(text: str) -> datetime.date | None:
+    """The calendar date of an ISO 8601 `YYYY-MM-DD` string, else `None` (D-cycle-dates).
+
+    The date must exist: 2025-02-29 does not; year 0000 does not either.
+    """
+    if len(text) != len("YYYY-MM-DD") or text[4] != "-" or text[7] != "-":
+        return None
+    year, month, day = text[:4], text[5:7], text[8:]
+    if not (_is_ascii_number(year) and _is_ascii_number(month) and _is_ascii_number(day)):
+        return None
+    try:
+        return datetime.date(int(year), int(month), int(day))
+    except ValueError:  # month 13, day 31 of a 30-day month, year 0
+        return None
+
+
+def parse_response_time(text: str) -> datetime.time | None:
+    """The time of day of `HH:MM` or `HH:MM:SS` in a response, else `None` (D-response-times)."""
+    if len(text) == len("HH:MM"):
+        return parse_time(text)
+    if len(text) != len("HH:MM:SS") or text[5] != ":":
+        return None
+    clock = _clock(text)
+    return None if clock is None else datetime.time(*clock)
+
+
+def parse_contact_time(text: str) -> datetime.datetime | None:
+    """The naive date-time of `YYYY-MM-DD HH:MM:SS` (spec 2.5 `last_call_at`), else `None`."""
+    if len(text) != len("YYYY-MM-DD HH:MM:SS") or text[10] != " ":
+        return None
+    date, clock = parse_date(text[:10]), _clock(text[11:])
+    if date is None or clock is None:
+        return None
+    return datetime.datetime(date.year, date.month, date.day, *clock)
+
+
+_DATE_TIME_MIN_LENGTH: Final = len("YYYY-MM-DDTHH:MM:SS")
+_MICROSECOND_DIGITS: Final = 6
+
+
+def parse_date_time(text: str) -> datetime.datetime | None:
+    """The aware date-time of an RFC 3339 `date-time`, else `None` (D-date-times).
+
+    `T`, `t` or a space between date and time; seconds required; a fraction of any length up
+    to nine digits, cut to microseconds; `Z`, `z` or `+HH:MM`/`-HH:MM`. Without an offset the
+    time is taken as UTC, as is `-00:00` (RFC 3339 4.3: offset unknown).
+    """
+    if not _DATE_TIME_MIN_LENGTH <= len(text) <= DATE_TIME_MAX_LENGTH or text[10] not in "Tt ":
+        return None
+    date, clock = parse_date(text[:10]), _clock(text[11:19])
+    if date is None or clock is None:
+        return None
+    rest, microsecond = text[19:], 0
+    if rest.startswith("."):
+        digits = len(rest) - 1 - len(rest[1:].lstrip("0123456789"))
+        # The length cap alone would let ten or more digits through before a `Z` or none.
+        if not 1 <= digits <= DATE_TIME_FRACTION_MAX_DIGITS:
+            return None
+        fraction = rest[1 : 1 + digits]
+        microsecond = int(fraction[:_MICROSECOND_DIGITS].ljust(_MICROSECOND_DIGITS, "0"))
+        rest = rest[1 + digits :]
+    zone = _offset(rest)
+    if zone is None:
+        return None
+    return datetime.datetime(
+        date.year, date.month, date.day, *clock, microsecond=microsecond, tzinfo=zone
+    )
+
+
+def _clock(text: str) -> tuple[int, int, int] | None:
+    """Hours, minutes and seconds of `HH:MM:SS`; a leap second (`:60`) is not taken."""
+    if len(text) != len("HH:MM:SS") or text[2] != ":" or text[5] != ":":
+        return None
+    parts = (text[:2], text[3:5], text[6:])
+    if not all(_is_ascii_number(part) for part in parts):
+        return None
+    hour, minute, second = (int(part) for part in parts)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return hour, minute, second
+
+
+def _offset(text: str) -> datetime.tzinfo | None:
+    """The zone of an RFC 3339 offset (`""` and `-00:00` are UTC, D-date-times), else `None`."""
+    if text in ("", "Z", "z", "-00:00"):
+        return datetime.UTC
+    if len(text) != len("+HH:MM") or text[0] not in "+-" or text[3] != ":":
+        return None
+    hours, minutes = text[1:3], text[4:]
+    if not (_is_ascii_number(hours) and _is_ascii_number(minutes)):
+        return None
+    if int(hours) > 23 or int(minutes) > 59:
+        return None
+    delta = datetime.timedelta(hours=int(hours), minutes=int(minutes))
+    return datetime.timezone(-delta if text[0] == "-" else delta)
+
+
+def is_blank(text: str) -> bool:
+    """Whether `text` has no character but white space (D-blank-name)."""
+    return not text.strip(WHITESPACE)
+
+
+def _is_ascii_number(text: str) -> bool:
+    # isdigit() alone also takes "٠٩" and "²"; only ASCII digits pass both.
+    return text.isascii() and text.isdigit()

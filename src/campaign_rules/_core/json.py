@@ -1,0 +1,235 @@
+"""Reading decoded JSON without trusting it.
+
+A payload is whatever the caller's JSON decoder (or the caller) produced. These readers look
+at a value's exact type and read it through the built-in types' own methods, so no method a
+subclass overrides (`__eq__`, `__hash__`, `__len__`, `__iter__`, `__getitem__`, `__str__`)
+ever runs, and nothing here raises. Each reader answers with a plain built-in value, or with
+`None` when the value is not of the JSON type asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Final
+
+from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
+
+__all__ = [
+    "PLAIN_CLASSES",
+    "array_length",
+    "as_boolean",
+    "as_integer",
+    "as_string",
+    "is_object",
+    "is_oversized_object",
+    "item_path",
+    "json_type",
+    "member_path",
+    "plain_json_copy",
+    "plain_json_problem",
+    "read_list",
+    "read_object",
+]
+
+
+# The built-in class whose exact instances are of each JSON type. Compared by identity only
+# (`type(value) is PLAIN_CLASSES["string"]`), which runs no code of the value or its class.
+PLAIN_CLASSES: Final[dict[str, type]] = {
+    "string": str,
+    "integer": int,
+    "boolean": bool,
+    "array": list,
+    "object": dict,
+    "null": type(None),
+}
+
+
+def json_type(value: object) -> str:
+    """Name the JSON type of `value`, or "unsupported" for a Python value JSON cannot hold.
+
+    An integral float such as `1.0` is an "integer", as in JSON Schema (D-integral-floats).
+    """
+    cls = type(value)
+    # `issubclass` on the exact type object runs no code of the value's own.
+    if cls is bool:
+        return "boolean"
+    if cls is str or issubclass(cls, str):
+        return "string"
+    if cls is int or issubclass(cls, int):
+        return "integer"
+    if cls is float or issubclass(cls, float):
+        return "integer" if _is_integral(float.__float__(value)) else "number"  # type: ignore[arg-type]
+    if value is None:
+        return "null"
+    if cls is list or issubclass(cls, list):
+        return "array"
+    if cls is dict or issubclass(cls, dict):
+        return "object"
+    return "unsupported"
+
+
+def _is_integral(number: float) -> bool:
+    return math.isfinite(number) and number.is_integer()
+
+
+def as_string(value: object) -> str | None:
+    """The value as a plain `str` when it is a JSON string, else `None`."""
+    cls = type(value)
+    if cls is str:
+        return value  # type: ignore[return-value]
+    if issubclass(cls, str):
+        # str.__str__ of a subclass instance copies the characters; no override runs.
+        return str.__str__(value)
+    return None
+
+
+def as_integer(value: object) -> int | None:
+    """The value as a plain `int` when it is a JSON integer, else `None`.
+
+    `True` and `False` are booleans, not integers. An integral float (`3.0`) is the integer 3
+    (D-integral-floats); `3.5`, `NaN` and the infinities are not integers.
+    """
+    cls = type(value)
+    if cls is int:
+        return value  # type: ignore[return-value]
+    if cls is bool:
+        return None
+    if issubclass(cls, int):
+        return int.__int__(value)  # type: ignore[arg-type]
+    if cls is float or issubclass(cls, float):
+        number = float.__float__(value)  # type: ignore[arg-type]
+        return int(number) if _is_integral(number) else None
+    return None
+
+
+def as_boolean(value: object) -> bool | None:
+    """The value when it is `True` or `False`, else `None`."""
+    return value if type(value) is bool else None
+
+
+def array_length(value: object) -> int | None:
+    """The number of items of a JSON array, counted without reading them; else `None`."""
+    return list.__len__(value) if issubclass(type(value), list) else None  # type: ignore[arg-type]
+
+
+def read_list(value: object) -> list[object] | None:
+    """The value as a plain `list` when it is a JSON array, else `None`."""
+    cls = type(value)
+    if cls is list:
+        return value  # type: ignore[return-value]
+    if issubclass(cls, list):
+        return list.copy(value)  # type: ignore[arg-type]
+    return None
+
+
+def is_object(value: object) -> bool:
+    """Whether `value` is a JSON object (a `dict`, however large)."""
+    return issubclass(type(value), dict)
+
+
+def is_oversized_object(value: object) -> bool:
+    """Whether `value` is a JSON object with more members than any campaign object holds."""
+    return issubclass(type(value), dict) and dict.__len__(value) > OBJECT_MAX_MEMBERS  # type: ignore[arg-type]
+
+
+def read_object(value: object) -> dict[str, object] | None:
+    """The value's string-named members as a plain `dict`, when it is a readable JSON object.
+
+    `None` when the value is not an object, or is an object too large to read
+    (D-hostile-input). Members whose names are not strings are left out: the
+    `payload.known_members_only` rule reports them.
+    """
+    cls = type(value)
+    if cls is dict:  # the common case, without `is_oversized_object`'s test for subclasses
+        if len(value) > OBJECT_MAX_MEMBERS:  # type: ignore[arg-type]
+            return None
+        if _names_are_plain_strings(value):  # type: ignore[arg-type]
+            return value  # type: ignore[return-value]
+    elif not issubclass(cls, dict) or is_oversized_object(value):
+        return None
+    items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
+    return {str.__str__(name): member for name, member in items if issubclass(type(name), str)}
+
+
+def _names_are_plain_strings(value: dict[object, object]) -> bool:
+    # By identity only: no `==` and no hash, so no code of a hostile key or of its class runs.
+    # (A loop rather than `all()` over a generator, which costs twice as much on small objects.)
+    for name in value:  # noqa: SIM110
+        if type(name) is not str:
+            return False
+    return True
+
+
+def member_path(parent: str | None, name: str) -> str:
+    """The field path of member `name` of the object at `parent` (`None`: the payload)."""
+    if len(name) > FIELD_PATH_MAX_LENGTH:
+        name = name[:FIELD_PATH_MAX_LENGTH] + "…"
+    return name if parent is None else f"{parent}.{name}"
+
+
+def item_path(parent: str, index: int) -> str:
+    """The field path of item `index` of the array at `parent`."""
+    return f"{parent}[{index}]"
+
+
+def plain_json_problem(value: object, *, max_depth: int, max_values: int) -> str | None:
+    """Why `value` is not plain JSON within the caps, or `None` when it is.
+
+    Plain JSON: objects with string member names, arrays, strings, finite numbers, booleans
+    and null, at most `max_depth` levels of containers and `max_values` values in all. The walk
+    keeps its own stack, so depth costs no recursion, and stops at the first problem; a value
+    that contains itself is stopped by either cap.
+    """
+    pending: list[tuple[object, int]] = [(value, 0)]
+    seen = 0
+    while pending:
+        current, depth = pending.pop()
+        seen += 1
+        if seen > max_values:
+            return f"holds more than {max_values} values"
+        kind = json_type(current)
+        if kind == "unsupported":
+            return "holds a value JSON cannot hold"
+        if kind == "number" and not math.isfinite(float.__float__(current)):  # type: ignore[arg-type]
+            return "holds a number JSON cannot hold"
+        if kind not in ("object", "array"):
+            continue
+        if depth == max_depth:
+            return f"is nested more than {max_depth} levels deep"
+        # The size is taken before the items, so a huge container is refused unread.
+        size = list.__len__(current) if kind == "array" else dict.__len__(current)  # type: ignore[arg-type]
+        if seen + len(pending) + size > max_values:
+            return f"holds more than {max_values} values"
+        if kind == "array":
+            children: Iterable[object] = list.__iter__(current)  # type: ignore[arg-type]
+        else:
+            members: Iterable[tuple[object, object]] = dict.items(current)  # type: ignore[arg-type]
+            if not all(issubclass(type(name), str) for name, _ in members):
+                return "has members whose names are not strings"
+            children = dict.values(current)  # type: ignore[arg-type]
+        pending.extend((child, depth + 1) for child in children)
+    return None
+
+
+def plain_json_copy(value: object) -> object:
+    """A copy of plain JSON made of built-in values only: no subclass, nothing shared.
+
+    Only for a value `plain_json_problem` has passed, whose depth is capped, so the recursion
+    is as shallow as that cap. Subclass instances become their base type's plain value, read
+    through the base type's own methods.
+    """
+    kind = json_type(value)
+    if kind == "object":
+        members: Iterable[tuple[str, object]] = dict.items(value)  # type: ignore[arg-type]
+        return {str.__str__(name): plain_json_copy(member) for name, member in members}
+    if kind == "array":
+        items: Iterable[object] = list.__iter__(value)  # type: ignore[arg-type]
+        return [plain_json_copy(item) for item in items]
+    if kind == "string":
+        return as_string(value)
+    if type(value) is bool or value is None:
+        return value
+    if issubclass(type(value), int):
+        return int.__int__(value)  # type: ignore[arg-type]
+    return float.__float__(value)  # type: ignore[arg-type]

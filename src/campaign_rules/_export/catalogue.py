@@ -1,0 +1,128 @@
+"""The rule catalogue, generated from the rule table (`docs/rules.md`, `campaign-rules rules`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.outcome import STATUS_OF_KEY
+from campaign_rules.rules.table import (
+    CONTACT_PATH_RULES,
+    CREATE_RULES,
+    ERROR_RESPONSE_RULES,
+    FINGERPRINT_RULES,
+    IDEMPOTENCY_KEY_RULES,
+    IDEMPOTENCY_RULES,
+    LIFECYCLE_RULES,
+    LOOKUP_RULES,
+    RATE_RULES,
+    RESPONSE_RULES,
+    THREAD_PATH_RULES,
+    UPDATE_RULES,
+    Rule,
+)
+
+__all__ = ["RuleInfo", "catalogue", "render_markdown"]
+
+
+@attrs.frozen
+class RuleInfo:
+    """One row of the catalogue: a rule as an auditor reads it."""
+
+    id: str
+    key: ErrorKey
+    status: int
+    source: str
+    summary: str
+    stage: str
+
+
+def catalogue() -> tuple[RuleInfo, ...]:
+    """Every rule, stage by stage, from the creation rules to the rate limit.
+
+    `validate_create` runs the creation rules, then the look-ups; `validate_update` runs the
+    update rules, then the creation rules and the look-ups on the merged campaign. The
+    `parse_*` functions run the response rules; `parse_error` runs the error rules first. The
+    request rules are run by `check_contact_path`, `check_thread_path` and
+    `check_idempotency_key`, the lifecycle rules by `check_transition`, the idempotency rules
+    by `request_fingerprint` and `decide_idempotency`, the rate rules by `RateLimiter.acquire`.
+    """
+    stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
+        ("create", CREATE_RULES),
+        ("lookup", LOOKUP_RULES),
+        ("update", UPDATE_RULES),
+        ("response", RESPONSE_RULES),
+        ("error", ERROR_RESPONSE_RULES),
+        ("request", (*CONTACT_PATH_RULES, *THREAD_PATH_RULES, *IDEMPOTENCY_KEY_RULES)),
+        ("lifecycle", LIFECYCLE_RULES),
+        ("idempotency", (*FINGERPRINT_RULES, *IDEMPOTENCY_RULES)),
+        ("rate", RATE_RULES),
+    )
+    return tuple(
+        RuleInfo(rule.id, rule.key, STATUS_OF_KEY[rule.key], rule.source, rule.summary, stage)
+        for stage, rules in stages
+        for rule in rules
+    )
+
+
+_HEADER = """\
+# Rule catalogue
+
+Generated from `src/campaign_rules/rules/table.py` by `campaign-rules rules`; a test fails
+when this page is stale. Stages: `create` rules run offline on every creation payload and on
+every merged update; `lookup` rules run when a `Directory` is given; `update` rules run on the
+change itself; `response` rules run on every response body a `parse_*` function reads, after
+the `error` rules for an error body; `request` rules check path parameters and headers
+(`check_contact_path`, `check_thread_path`, `check_idempotency_key`); `lifecycle` rules check a
+status change (`check_transition`); `idempotency` rules judge a request's fingerprint and its
+`Idempotency-Key`'s stored record (`request_fingerprint`, `decide_idempotency`); `rate` rules
+judge a request's rate (`RateLimiter.acquire`). Sources: "spec N" is a section of the service spec,
+"D-..." an entry of [decisions.md](decisions.md).
+
+From a rule to its proof: the cases that make it fire and keep it silent are in
+`tests/cases/<rule>.json`, each citing its clause; its example tests are the class named after
+its function (`retries_within_bounds` is tested by `TestRetriesWithinBounds`) in the test module
+of its rule module (`rules/fields.py`, `tests/test_rules_fields.py`).
+
+| rule | stage | key | status | source | requires |
+|---|---|---|---|---|---|
+"""
+
+
+# The one check whose answer is not an error key of spec 7.2, so has no place in the rule table.
+_OTHER_CHECKS: tuple[tuple[str, str, str, str, str], ...] = (
+    (
+        "`parse_authorization`",
+        "none: the 401 body of spec 5",
+        "401",
+        "spec 5; D-authorization",
+        "`Authorization` is `api-key`, one or more spaces, and a visible ASCII key.",
+    ),
+)
+
+_OTHER_HEADER = """
+## A check outside the rule table
+
+`parse_authorization` answers a refused `Authorization` header with the 401 body of spec 5
+rule 3, `{error, message}`: no error key of spec 7.2 names it, so it has no rule id.
+
+| check | rule id | key and status | source | requires |
+|---|---|---|---|---|
+"""
+
+
+def render_markdown() -> str:
+    """The catalogue as the Markdown page `docs/rules.md`."""
+    rows = (
+        f"| `{info.id}` | {info.stage} | `{info.key.value}` | {info.status} | {info.source} "
+        f"| {_escape_cell(info.summary)} |\n"
+        for info in catalogue()
+    )
+    others = (f"| {' | '.join(map(_escape_cell, check))} |\n" for check in _OTHER_CHECKS)
+    return _HEADER + "".join(rows) + _OTHER_HEADER + "".join(others)
+
+
+def _escape_cell(text: str) -> str:
+    return text.replace("|", "\\|")

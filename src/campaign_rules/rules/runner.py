@@ -1,0 +1,37 @@
+"""Running a table of rules over a subject: the one place findings become violations."""
+
+from __future__ import annotations
+
+from campaign_rules._core.violations import Violation
+from campaign_rules.rules.table import Rule, Subject
+
+__all__ = ["collect_violations", "run_rules"]
+
+
+def collect_violations(
+    subject: Subject,
+    rules: tuple[Rule[Subject], ...],
+    found: list[Violation],
+    cap: int | None = None,
+) -> bool:
+    """Add the violations of `rules` by `subject` to `found`, in table order.
+
+    The key and the id of each violation come from the rule table, the field and the message
+    from the rule's finding, so a violation says what the catalogue says. With a `cap`, rules
+    stop being run once `found` holds that many (D-hostile-input); the answer is whether it does.
+    """
+    for rule in rules:
+        for finding in rule.check(subject):
+            found.append(Violation(rule.key, finding.field, finding.message, rule.id))
+            if len(found) == cap:
+                return True
+    return False
+
+
+def run_rules(
+    subject: Subject, rules: tuple[Rule[Subject], ...], cap: int | None = None
+) -> tuple[Violation, ...]:
+    """The violations of `rules` by `subject`, in table order, at most `cap` of them."""
+    found: list[Violation] = []
+    collect_violations(subject, rules, found, cap)
+    return tuple(found)
