@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+
 from benchmarks.corpus import make_corpus  # noqa: E402
 from benchmarks.run import print_set, time_rounds  # noqa: E402
 from campaign_rules import (  # noqa: E402
@@ -117,7 +118,9 @@ def _finds_nothing(subject: object) -> Iterator[Any]:
 
 
 # The creation rule table, each rule's check replaced by one that finds nothing at once.
-EMPTY_TABLE = tuple(Rule(rule.id, rule.key, rule.source, _finds_nothing) for rule in CREATE_RULES)
+EMPTY_TABLE = tuple(
+    Rule(rule.id, rule.key, rule.source, rule.summary, _finds_nothing) for rule in CREATE_RULES
+)
 
 
 def empty_rules(payload: object) -> list[Violation]:

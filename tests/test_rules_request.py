@@ -371,7 +371,7 @@ class TestClockReadingIsUsable:
 
 
 class TestWithinRateLimit:
-    RULE = (ErrorKey.RATE_LIMITED, None, "rate.within_limit")
+    RULE = (ErrorKey.RATE_LIMITED, None, "rate.within_rate_limit")
 
     def test_the_thirteenth_at_once_is_refused_and_the_twelfth_is_not(self) -> None:
         limiter = RateLimiter()

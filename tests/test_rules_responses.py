@@ -1199,7 +1199,7 @@ def nested(levels: int, kind: type = dict) -> Any:
 
 
 class TestOpaqueMembersHoldPlainJson:
-    RULE = "response.analytics_holds_plain_json"
+    RULE = "response.opaque_members_hold_plain_json"
 
     def analytics(self, value: Any) -> Any:
         return with_("create_response", "campaign.analytics", value)

@@ -530,7 +530,7 @@ def _bad_analytics(draw: st.DrawFn, body: Any) -> Defect:
         )
     )
     body["campaign"]["analytics"] = copy.deepcopy(snapshot)
-    return "create_response", body, "response.analytics_holds_plain_json", "campaign.analytics"
+    return "create_response", body, "response.opaque_members_hold_plain_json", "campaign.analytics"
 
 
 _DEFECT_KINDS = ("missing", "wrong_type", "bad_format", "bad_map_value", "bad_analytics")

@@ -44,13 +44,13 @@ _MODES = ", ".join(mode.value for mode in CyclesMode)
 
 
 def enabled_only_on_phone_call(doc: Document) -> Iterator[Finding]:
-    """Cycles are enabled only on `phone_call` campaigns (spec 2.1, api-contract)."""
+    """Cycles are enabled only on `phone_call` campaigns."""
     if doc.cycles_enabled and doc.channel is IntegrationType.WHATSAPP:
         yield Finding("cycles", "cycles can be enabled on phone_call campaigns only")
 
 
 def required_when_enabled(doc: Document) -> Iterator[Finding]:
-    """An enabled block has `mode`, `max_iterations` and its mode's field (D-cycles-required)."""
+    """An enabled block has `mode`, `max_iterations` and its mode's field."""
     cycles = doc.enabled_cycles
     if cycles is None:
         return
@@ -65,14 +65,14 @@ def required_when_enabled(doc: Document) -> Iterator[Finding]:
 
 
 def mode_is_known(doc: Document) -> Iterator[Finding]:
-    """`cycles.mode` is `cooldown` or `scheduled` (spec 2.4)."""
+    """`cycles.mode` is `cooldown` or `scheduled`."""
     mode = doc.cycles_mode
     if mode is not None and mode not in _MODE_VALUES:
         yield Finding("cycles.mode", f"cycles.mode must be one of {_MODES}")
 
 
 def max_iterations_within_bounds(doc: Document) -> Iterator[Finding]:
-    """`cycles.max_iterations` is from 2 to 12 (spec 2.4, 8)."""
+    """`cycles.max_iterations` is within its bounds."""
     cycles = doc.enabled_cycles
     if cycles is not None:
         found = integer_outside(
@@ -83,7 +83,7 @@ def max_iterations_within_bounds(doc: Document) -> Iterator[Finding]:
 
 
 def cooldown_minutes_within_bounds(doc: Document) -> Iterator[Finding]:
-    """`cycles.cooldown_minutes` is from 0 to 1440 (spec 2.4, 8)."""
+    """`cycles.cooldown_minutes` is within its bounds."""
     cycles = doc.enabled_cycles
     if cycles is not None:
         value = cycles.get("cooldown_minutes")
@@ -93,7 +93,7 @@ def cooldown_minutes_within_bounds(doc: Document) -> Iterator[Finding]:
 
 
 def filter_lists_within_max_items(doc: Document) -> Iterator[Finding]:
-    """`cycles.filter_statuses` and `cycles.filter_tags` hold at most 100 items (D-filter-lists)."""
+    """`cycles.filter_statuses` and `cycles.filter_tags` are within the item limit."""
     for name in FILTER_LISTS:
         length = doc.filter_list_length(name)
         if length is not None and length > FILTER_LIST_MAX_ITEMS:
@@ -102,7 +102,7 @@ def filter_lists_within_max_items(doc: Document) -> Iterator[Finding]:
 
 
 def filter_items_are_non_empty_strings(doc: Document) -> Iterator[Finding]:
-    """Each filter item is a non-empty string (spec 2.4, D-filter-lists)."""
+    """Each filter item is a non-empty string."""
     for name, items in doc.filter_lists.items():
         for index, item in enumerate(items):
             if not as_string(item):
@@ -111,7 +111,7 @@ def filter_items_are_non_empty_strings(doc: Document) -> Iterator[Finding]:
 
 
 def filter_items_are_unique(doc: Document) -> Iterator[Finding]:
-    """No filter item repeats an earlier one (D-filter-lists)."""
+    """No filter item repeats an earlier one."""
     for name, items in doc.filter_lists.items():
         seen: set[str] = set()
         for index, item in enumerate(items):
@@ -125,7 +125,7 @@ def filter_items_are_unique(doc: Document) -> Iterator[Finding]:
 
 
 def filter_statuses_match_channel(doc: Document) -> Iterator[Finding]:
-    """Each `cycles.filter_statuses` item is a status of the channel (D-contact-statuses)."""
+    """Each `cycles.filter_statuses` item is a status of the channel."""
     if doc.channel is None:
         return  # which statuses exist depends on the channel; its own rule reports it
     statuses = CONTACT_STATUSES[doc.channel]
@@ -137,7 +137,7 @@ def filter_statuses_match_channel(doc: Document) -> Iterator[Finding]:
 
 
 def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:
-    """In `cooldown` mode, the schedule fields are absent or null (spec 2.4 rule 3)."""
+    """In `cooldown` mode, the schedule fields are absent or null."""
     cycles = doc.enabled_cycles
     if cycles is None or not doc.in_cooldown_mode:
         return
@@ -148,7 +148,7 @@ def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:
 
 
 def dates_are_iso(doc: Document) -> Iterator[Finding]:
-    """The schedule dates are ISO 8601 calendar dates `YYYY-MM-DD` (spec 2.4, D-cycle-dates)."""
+    """The schedule dates are ISO 8601 calendar dates `YYYY-MM-DD`."""
     for name, date in doc.cycle_dates.items():
         if date is None:
             path = member_path("cycles", name)
@@ -156,7 +156,7 @@ def dates_are_iso(doc: Document) -> Iterator[Finding]:
 
 
 def start_date_not_after_end_date(doc: Document) -> Iterator[Finding]:
-    """`cycles.schedule_start_date` is not after `cycles.schedule_end_date` (D-cycle-dates)."""
+    """`cycles.schedule_start_date` is not after `cycles.schedule_end_date`."""
     start = doc.cycle_dates.get("schedule_start_date")
     end = doc.cycle_dates.get("schedule_end_date")
     if start is not None and end is not None and start > end:

@@ -33,26 +33,26 @@ _ACTIONS: Final = ", ".join(action.value for action in CampaignAction)
 
 
 def status_is_known(request: TransitionRequest) -> Iterator[Finding]:
-    """The current status is one of the six campaign states (spec 2.2, 3; D-lifecycle)."""
+    """The current status is one of the six campaign states."""
     if read_status(request.status) is None:
         yield Finding("status", f"status must be one of {_STATUSES}")
 
 
 def action_is_known(request: TransitionRequest) -> Iterator[Finding]:
-    """The action is activate, pause, resume or archive (spec 7.2; D-lifecycle)."""
+    """The action is activate, pause, resume or archive."""
     if read_action(request.action) is None:
         yield Finding("action", f"action must be one of {_ACTIONS}")
 
 
 def transition_is_allowed(request: TransitionRequest) -> Iterator[Finding]:
-    """The action is allowed from the current status by the lifecycle table (D-lifecycle)."""
+    """The action is allowed from the current status by the lifecycle table."""
     status, action = read_status(request.status), read_action(request.action)
     if status is not None and action is not None and status not in TRANSITIONS[action]:
         yield Finding(None, f"a campaign in status {status.value} cannot {action.value}")
 
 
 def billing_limit_allows_start(request: TransitionRequest) -> Iterator[Finding]:
-    """A status-changing activate or resume needs billing room (spec 4.1 rule 4, D-lifecycle)."""
+    """A status-changing activate or resume needs billing room."""
     status, action = read_status(request.status), read_action(request.action)
     if status is None or action is None or action not in BILLED_ACTIONS:
         return

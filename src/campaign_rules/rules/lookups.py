@@ -22,26 +22,26 @@ __all__ = [
 
 
 def agent_exists(doc: Document) -> Iterator[Finding]:
-    """The directory knows the agent `agent_id` (spec 4.1 rule 3)."""
+    """The directory knows the agent `agent_id`."""
     if doc.directory is not None and doc.agent_id is not None and not doc.agent_found:
         yield Finding("agent_id", "no agent has this agent_id")
 
 
 def integration_belongs_to_agent(doc: Document) -> Iterator[Finding]:
-    """The agent has the integration `integration_id` (spec 2.1, 4.1 rule 3)."""
+    """The agent has the integration `integration_id`."""
     if doc.agent_found and doc.integration_id is not None and doc.integration_type_found is None:
         yield Finding("integration_id", "the agent has no integration with this integration_id")
 
 
 def integration_type_matches(doc: Document) -> Iterator[Finding]:
-    """The integration found is of the type `integration_type` names (api-contract)."""
+    """The integration found is of the type `integration_type` names."""
     found = doc.integration_type_found
     if found is not None and doc.channel is not None and found != doc.channel:
         yield Finding("integration_type", "integration_type is not the type of this integration")
 
 
 def filter_tags_exist(doc: Document) -> Iterator[Finding]:
-    """Each well-formed tag of `cycles.filter_tags` names a thread tag that exists (spec 2.4)."""
+    """Each well-formed tag of `cycles.filter_tags` names a thread tag that exists."""
     # A list over the item limit is not read, so its tags are not looked up (D-filter-lists).
     items = doc.filter_lists.get("filter_tags")
     if doc.directory is None or items is None:
@@ -59,6 +59,6 @@ def filter_tags_exist(doc: Document) -> Iterator[Finding]:
 
 
 def billing_limit_not_reached(doc: Document) -> Iterator[Finding]:
-    """The organization's billing limit is not reached (spec 4.1 rule 4)."""
+    """The organization's billing limit is not reached."""
     if doc.directory is not None and doc.directory.billing_limit_reached():
         yield Finding(None, "the billing limit is reached")

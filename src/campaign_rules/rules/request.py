@@ -45,19 +45,19 @@ IDEMPOTENCY_KEY_FIELD: Final = "Idempotency-Key"
 
 
 def campaign_id_is_positive_integer(path: ContactPathParameters) -> Iterator[Finding]:
-    """The campaign `id` of the path is a positive integer id (spec 2.2, 4.2; D-path-ids)."""
+    """The campaign `id` of the path is a positive integer id."""
     if read_path_id(path.campaign_id) is None:
         yield Finding("id", f"id must be {_ID_RANGE}")
 
 
 def contact_id_is_positive_integer(path: ContactPathParameters) -> Iterator[Finding]:
-    """The `contact_id` of the path is a positive integer id (spec 2.5, 4.2; D-path-ids)."""
+    """The `contact_id` of the path is a positive integer id."""
     if read_path_id(path.contact_id) is None:
         yield Finding("contact_id", f"contact_id must be {_ID_RANGE}")
 
 
 def thread_id_is_url_safe(thread_id: object) -> Iterator[Finding]:
-    """The thread `id` is 1 to 128 unreserved URL characters (spec 2.6, 4.3; D-thread-id)."""
+    """The thread `id` is a short run of unreserved URL characters."""
     if not is_thread_id(thread_id):
         yield Finding(
             "id",
@@ -66,7 +66,7 @@ def thread_id_is_url_safe(thread_id: object) -> Iterator[Finding]:
 
 
 def idempotency_key_is_visible_ascii(value: object) -> Iterator[Finding]:
-    """`Idempotency-Key` is 1 to 255 visible ASCII characters (spec 4.1, D-idempotency-key)."""
+    """`Idempotency-Key` is a short run of visible ASCII characters."""
     if value is None:
         return  # spec 4.1: the header is optional
     text = as_string(value)
@@ -82,19 +82,19 @@ def idempotency_key_is_visible_ascii(value: object) -> Iterator[Finding]:
 
 
 def body_is_plain_json(request: CanonicalRequest) -> Iterator[Finding]:
-    """An idempotent request's body is plain JSON data (spec 4.1 rule 2; D-fingerprint)."""
+    """An idempotent request's body is plain JSON data."""
     if request.text is None:
         yield Finding(None, "the request body is not plain JSON data and cannot be made idempotent")
 
 
 def idempotency_arguments_are_usable(state: IdempotencyState) -> Iterator[Finding]:
-    """The server gives the idempotency check usable arguments (D-idempotency)."""
+    """The server gives the idempotency check usable arguments."""
     if state.unusable is not None:
         yield Finding(None, f"the idempotency check was given {state.unusable}")
 
 
 def same_request_for_key(state: IdempotencyState) -> Iterator[Finding]:
-    """An `Idempotency-Key` seen within 24 hours comes with the same request (D-idempotency)."""
+    """An `Idempotency-Key` seen within the window comes with the same request."""
     if state.reused:
         yield Finding(
             IDEMPOTENCY_KEY_FIELD, "this Idempotency-Key was already used for a different request"
@@ -102,19 +102,19 @@ def same_request_for_key(state: IdempotencyState) -> Iterator[Finding]:
 
 
 def rate_key_is_usable(request: RateRequest) -> Iterator[Finding]:
-    """The server gives the rate limiter an API key that is a string (D-rate-limit)."""
+    """The server gives the rate limiter an API key that is a string."""
     if request.key is None:
         yield Finding(None, "the rate limiter was given an unusable key")
 
 
 def clock_reading_is_usable(request: RateRequest) -> Iterator[Finding]:
-    """The server gives the rate limiter an integer nanosecond clock reading (D-rate-limit)."""
+    """The server gives the rate limiter an integer nanosecond clock reading."""
     if request.reading is None:
         yield Finding(None, "the rate limiter was given an unusable clock")
 
 
 def within_rate_limit(request: RateRequest) -> Iterator[Finding]:
-    """At most 12 requests per second per API key and operation, in bursts of 12 (spec 4.2, 8)."""
+    """A request is within its API key's rate for its operation."""
     if request.wait_ns > 0:
         seconds = whole_seconds(request.wait_ns)
         unit = "second" if seconds == 1 else "seconds"

@@ -9,6 +9,7 @@ Each rule reads one `ResponseReading`: the body walked once against its document
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from campaign_rules._core.json import (
     as_integer,
@@ -42,42 +43,45 @@ __all__ = [
 
 
 def body_is_object(reading: ResponseReading) -> Iterator[Finding]:
-    """The response body is a JSON object (spec 4.1-4.3, 5, 7.1)."""
+    """The response body is a JSON object."""
     if not is_object(reading.body):
         kind = article_of(reading.body)
         yield Finding(None, f"the response body must be a JSON object, not {kind}")
 
 
 def error_body_has_a_known_shape(reading: ResponseReading) -> Iterator[Finding]:
-    """An error body has a string `error` (spec 7.1) or an integer one (spec 5, 7.4)."""
+    """An error body has a string `error` (the envelope) or an integer one (the status body)."""
     if is_object(reading.body) and reading.shape is None:
         yield Finding("error", "error must be an error key (a string) or a status (an integer)")
 
 
-def error_status_is_an_error_status(reading: ResponseReading) -> Iterator[Finding]:
-    """An error body comes with an HTTP status from 400 to 599 (D-response-violations).
+_ERROR_RANGE: Final = f"from {ERROR_STATUSES.start} to {ERROR_STATUSES.stop - 1}"
 
-    The status is read as any JSON integer is (D-integral-floats): `404.0` is 404, and an `int`
+
+def error_status_is_an_error_status(reading: ResponseReading) -> Iterator[Finding]:
+    """An error body comes with an HTTP status of the error range.
+
+    The status is read as any JSON integer is: an integral float is the integer, and an `int`
     subclass such as `http.HTTPStatus` is read without running any of its methods.
     """
     if as_integer(reading.status) not in ERROR_STATUSES:
-        yield Finding(None, "the status of an error body must be an integer from 400 to 599")
+        yield Finding(None, f"the status of an error body must be an integer {_ERROR_RANGE}")
 
 
 def sizes_within_caps(reading: ResponseReading) -> Iterator[Finding]:
-    """Documented objects and arrays are within the reading caps (D-response-caps)."""
+    """Documented objects and arrays are within the reading caps."""
     for path, cap in reading.oversized:
         yield Finding(path, f"{path or 'the response body'} {cap}")
 
 
 def required_members_present(reading: ResponseReading) -> Iterator[Finding]:
-    """Every member the spec's tables list is present, but optional ones (D-tolerant-reading)."""
+    """Every member the spec's tables list is present, but optional ones."""
     for path in reading.missing:
         yield Finding(path, f"{path} is required")
 
 
 def members_have_json_types(reading: ResponseReading) -> Iterator[Finding]:
-    """Each documented member has its JSON type; `null` only where allowed (D-tolerant-reading)."""
+    """Each documented member has its JSON type; `null` only where allowed."""
     for node in reading.nodes:
         member, kind = node.member, json_type(node.value)
         if kind == member.type or (kind == "null" and (member.nullable or not member.required)):
@@ -87,7 +91,7 @@ def members_have_json_types(reading: ResponseReading) -> Iterator[Finding]:
 
 
 def values_have_formats(reading: ResponseReading) -> Iterator[Finding]:
-    """Each value of the right type has its documented format or enum value (spec 2.2-2.6, 7)."""
+    """Each value of the right type has its documented format or enum value."""
     for node in reading.nodes:
         member = node.member
         if member.format is None or json_type(node.value) != member.type:
@@ -102,7 +106,7 @@ def values_have_formats(reading: ResponseReading) -> Iterator[Finding]:
 
 
 def maps_hold_strings(reading: ResponseReading) -> Iterator[Finding]:
-    """A free-form map (`extracted_data`) maps string names to string values (spec 2.5)."""
+    """A free-form map (`extracted_data`) maps string names to string values."""
     for node in reading.nodes:
         if not node.member.map_of_strings or json_type(node.value) != "object":
             continue
@@ -124,7 +128,7 @@ def maps_hold_strings(reading: ResponseReading) -> Iterator[Finding]:
 
 
 def opaque_members_hold_plain_json(reading: ResponseReading) -> Iterator[Finding]:
-    """`analytics` holds plain JSON within the caps (spec 2.2, D-response-caps)."""
+    """`analytics` holds plain JSON within the caps."""
     for node in reading.nodes:
         if not node.member.opaque or json_type(node.value) != "object":
             continue

@@ -12,7 +12,7 @@ __all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
 
 
 def window_times_are_hh_mm(doc: Document) -> Iterator[Finding]:
-    """`startTime` and `stopTime` are 24-hour `HH:MM` times, 00:00 to 23:59 (D-time-format)."""
+    """`startTime` and `stopTime` are 24-hour `HH:MM` times."""
     for window in doc.windows:
         # A member that is missing or not a string (text None) is another rule's to report.
         if window.start is not None and window.start_time is None:
@@ -26,7 +26,7 @@ def _not_hh_mm(path: str) -> Finding:
 
 
 def window_starts_before_stop(doc: Document) -> Iterator[Finding]:
-    """A window's `startTime` is before its `stopTime` (D-time-format)."""
+    """A window's `startTime` is before its `stopTime`."""
     for window in doc.windows:
         start, stop = window.start_time, window.stop_time
         if start is None or stop is None:

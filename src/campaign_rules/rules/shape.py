@@ -44,14 +44,14 @@ _FIRST_CLASS: Final[dict[tuple[str, ...] | None, type]] = {
 
 
 def payload_is_object(doc: Document) -> Iterator[Finding]:
-    """The request body is a JSON object (spec 4.1, api-contract)."""
+    """The request body is a JSON object."""
     if not is_object(doc.payload):
         kind = article_of(doc.payload)
         yield Finding(None, f"the request body must be a JSON object, not {kind}")
 
 
 def known_members_only(doc: Document) -> Iterator[Finding]:
-    """Every object holds only the members its spec table lists (D-unknown-members)."""
+    """Every object holds only the members its spec table lists."""
     for site in doc.sites:
         members = site.members
         # The common case, checked at once: a plain object whose names are all plain strings
@@ -79,7 +79,7 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
 
 
 def required_members_present(doc: Document) -> Iterator[Finding]:
-    """Every object holds its required members (spec 2.1 and D-window-members)."""
+    """Every object holds its required members."""
     for site in doc.sites:
         members = site.members
         if members is None:
@@ -91,7 +91,7 @@ def required_members_present(doc: Document) -> Iterator[Finding]:
 
 
 def members_have_json_types(doc: Document) -> Iterator[Finding]:
-    """Every known member holds a value of its JSON type (spec 2.1, 2.3, 2.4)."""
+    """Every known member holds a value of its JSON type."""
     for site in doc.sites:
         members = site.members
         if members is None:

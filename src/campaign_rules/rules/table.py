@@ -1,4 +1,4 @@
-"""The rule table: every rule's id, the error key it yields, its source, and its function.
+"""The rule table: every rule's id, error key, source, summary and function.
 
 Declared once, here. The runner takes the key and the id of each violation from this table,
 and the catalogue (`campaign_rules.catalogue()`, `campaign-rules rules`, `docs/rules.md`) is
@@ -8,16 +8,35 @@ rule 3"), the api-contract, or a decision of `docs/decisions.md` ("D-time-format
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 import attrs
 
-from campaign_rules._campaign.change import Change
+from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
 from campaign_rules._campaign.document import Document
-from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    ERROR_STATUSES,
+    FILTER_LIST_MAX_ITEMS,
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    IDEMPOTENCY_WINDOW_SECONDS,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    PATH_ID_MAX,
+    RATE_LIMIT_BURST,
+    RATE_LIMIT_PERIOD_NS,
+    RATE_LIMIT_REQUESTS,
+    RESPONSE_OPAQUE_MAX_DEPTH,
+    RESPONSE_OPAQUE_MAX_VALUES,
+    RETRIES,
+    THREAD_ID_MAX_LENGTH,
+)
 from campaign_rules._core.violations import Finding
-from campaign_rules._server.lifecycle import TransitionRequest
+from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
 from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState, RateRequest
 from campaign_rules._wire.reading import ResponseReading
@@ -51,126 +70,133 @@ __all__ = [
 
 Subject = TypeVar("Subject")
 
+
+def _one_of(values: type[enum.Enum]) -> str:
+    """The wire values of an enumeration, for a summary: "`cooldown` or `scheduled`"."""
+    spelt = [f"`{member.value}`" for member in values]
+    return f"{', '.join(spelt[:-1])} or {spelt[-1]}"
+
+
 _400 = ErrorKey.INVALID_REQUEST
 _500 = ErrorKey.SERVER_ERROR
 
 
 @attrs.frozen
 class Rule(Generic[Subject]):
-    """One rule: its id, the error key it yields, the clause it enforces, and its check."""
+    """One rule: its id, the error key it yields, the clause it enforces, what it requires, its check.
+
+    `summary` says in one sentence what the rule requires; its numbers come from `_core.limits`.
+    The function's docstring explains how it reads, and repeats neither citation nor bound.
+    """
 
     id: str
     key: ErrorKey
     source: str
+    summary: str
     check: Callable[[Subject], Iterator[Finding]]
-
-    @property
-    def summary(self) -> str:
-        """What the rule requires, in one sentence: the first line of its docstring."""
-        return (self.check.__doc__ or "").strip().splitlines()[0]
 
 
 # fmt: off
 # Offline: what an SDK can check with no server records.
 CREATE_RULES: tuple[Rule[Document], ...] = (
-    Rule("payload.is_object", _400, "spec 4.1; api-contract", shape.payload_is_object),
-    Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", shape.known_members_only),
-    Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", shape.required_members_present),
-    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; D-integral-floats, D-null-members", shape.members_have_json_types),
-    Rule("name.within_max_length", _400, "spec 2.1, 8", fields.name_within_max_length),
-    Rule("name.not_blank", _400, "D-blank-name", fields.name_not_blank),
-    Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", fields.agent_id_is_uuid_v4),
-    Rule("integration_id.not_empty", _400, "D-integration-id", fields.integration_id_not_empty),
-    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; api-contract", fields.integration_type_is_supported),
-    Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", fields.timezone_is_iana_name),
-    Rule("retries.within_bounds", _400, "spec 2.1, 8", fields.retries_within_bounds),
-    Rule("message_limit.within_bounds", _400, "spec 2.1, 8", fields.message_limit_within_bounds),
-    Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3", fields.channel_fields_match_integration_type),
-    Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", schedule.window_times_are_hh_mm),
-    Rule("schedule.window_starts_before_stop", _400, "D-time-format", schedule.window_starts_before_stop),
-    Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", cycles.enabled_only_on_phone_call),
-    Rule("cycles.required_when_enabled", _400, "D-cycles-required", cycles.required_when_enabled),
-    Rule("cycles.mode_is_known", _400, "spec 2.4", cycles.mode_is_known),
-    Rule("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", cycles.max_iterations_within_bounds),
-    Rule("cycles.cooldown_minutes_within_bounds", _400, "spec 2.4, 8", cycles.cooldown_minutes_within_bounds),
-    Rule("cycles.filter_lists_within_max_items", _400, "D-filter-lists", cycles.filter_lists_within_max_items),
-    Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", cycles.filter_items_are_non_empty_strings),
-    Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", cycles.filter_items_are_unique),
-    Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", cycles.filter_statuses_match_channel),
-    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract", cycles.cooldown_mode_has_no_schedule),
-    Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", cycles.dates_are_iso),
-    Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", cycles.start_date_not_after_end_date),
+    Rule("payload.is_object", _400, "spec 4.1; api-contract", "The request body is a JSON object.", shape.payload_is_object),
+    Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", "Every object holds only the members its spec table lists.", shape.known_members_only),
+    Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", "Every object holds its required members.", shape.required_members_present),
+    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types),
+    Rule("name.within_max_length", _400, "spec 2.1, 8", f"`name` is at most {NAME_MAX_LENGTH} characters.", fields.name_within_max_length),
+    Rule("name.not_blank", _400, "D-blank-name", "`name` has a character other than white space.", fields.name_not_blank),
+    Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", "`agent_id` is a UUID v4 in 8-4-4-4-12 form.", fields.agent_id_is_uuid_v4),
+    Rule("integration_id.not_empty", _400, "D-integration-id", "`integration_id` is not the empty string.", fields.integration_id_not_empty),
+    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; api-contract", f"`integration_type` is {_one_of(IntegrationType)}.", fields.integration_type_is_supported),
+    Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", "`timezone` is an IANA time zone name listed by the tzdata package.", fields.timezone_is_iana_name),
+    Rule("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", fields.retries_within_bounds),
+    Rule("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", fields.message_limit_within_bounds),
+    Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type),
+    Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", schedule.window_times_are_hh_mm),
+    Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop),
+    Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call),
+    Rule("cycles.required_when_enabled", _400, "D-cycles-required", "An enabled block has `mode`, `max_iterations` and its mode's own field.", cycles.required_when_enabled),
+    Rule("cycles.mode_is_known", _400, "spec 2.4", f"`cycles.mode` is {_one_of(CyclesMode)}.", cycles.mode_is_known),
+    Rule("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", f"`cycles.max_iterations` is {MAX_ITERATIONS.describe()}.", cycles.max_iterations_within_bounds),
+    Rule("cycles.cooldown_minutes_within_bounds", _400, "spec 2.4, 8", f"`cycles.cooldown_minutes` is {COOLDOWN_MINUTES.describe()}.", cycles.cooldown_minutes_within_bounds),
+    Rule("cycles.filter_lists_within_max_items", _400, "D-filter-lists", f"`cycles.filter_statuses` and `cycles.filter_tags` hold at most {FILTER_LIST_MAX_ITEMS} items.", cycles.filter_lists_within_max_items),
+    Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", "Each filter item is a non-empty string.", cycles.filter_items_are_non_empty_strings),
+    Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", "No filter item repeats an earlier one.", cycles.filter_items_are_unique),
+    Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", "Each `cycles.filter_statuses` item is a contact status of the campaign's channel.", cycles.filter_statuses_match_channel),
+    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule),
+    Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", cycles.dates_are_iso),
+    Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", "`cycles.schedule_start_date` is not after `cycles.schedule_end_date`.", cycles.start_date_not_after_end_date),
 )
 
 # With a Directory: what only the server's records can tell.
 LOOKUP_RULES: tuple[Rule[Document], ...] = (
-    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3", lookups.agent_exists),
-    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3", lookups.integration_belongs_to_agent),
-    Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", lookups.integration_type_matches),
-    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract", lookups.filter_tags_exist),
-    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", lookups.billing_limit_not_reached),
+    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3", "The directory knows the agent `agent_id`.", lookups.agent_exists),
+    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent),
+    Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches),
+    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist),
+    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", "The organization's billing limit is not reached.", lookups.billing_limit_not_reached),
 )
 
 # Updates: checked on the change itself, before the creation rules run on the merged campaign.
 UPDATE_RULES: tuple[Rule[Change], ...] = (
-    Rule("update.status_is_a_campaign_status", _500, "spec 2.2; D-update-status", update.status_is_a_campaign_status),
-    Rule("update.patch_is_object", _400, "D-merge-patch", update.patch_is_object),
-    Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract", update.owner_fields_immutable),
-    Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", update.cycles_enabled_immutable),
-    Rule("update.cycles_mode_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", update.cycles_mode_immutable),
-    Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; api-contract", update.cycles_fields_need_enabled_cycles),
-    Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "api-contract", update.campaign_not_finished),
+    Rule("update.status_is_a_campaign_status", _500, "spec 2.2; D-update-status", "The `status` a server passes is `None` or a campaign status.", update.status_is_a_campaign_status),
+    Rule("update.patch_is_object", _400, "D-merge-patch", f"The patch is a JSON object of at most {PATCH_MAX_MEMBERS} members.", update.patch_is_object),
+    Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract", "`agent_id`, `integration_id` and `integration_type` keep their values.", update.owner_fields_immutable),
+    Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", "`cycles.enabled` keeps its value: cycles are enabled at creation or never.", update.cycles_enabled_immutable),
+    Rule("update.cycles_mode_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", "`cycles.mode` keeps its value.", update.cycles_mode_immutable),
+    Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; api-contract", "A change sets no cycles field but `enabled` on a campaign without cycles.", update.cycles_fields_need_enabled_cycles),
+    Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "api-contract", "A finished campaign takes no change.", update.campaign_not_finished),
 )
 
 # Responses: what an SDK reads (and a server may check before sending). A broken body is the
 # server's fault: SERVER_ERROR (D-response-violations).
 RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
-    Rule("response.body_is_object", _500, "spec 4.1-4.3, 5, 7.1", responses.body_is_object),
-    Rule("response.sizes_within_caps", _500, "D-response-caps", responses.sizes_within_caps),
-    Rule("response.required_members_present", _500, "spec 2.2, 2.5, 2.6, 4.1, 4.2, 7.1; D-tolerant-reading, D-detail-cycles, D-contact-last-call", responses.required_members_present),
-    Rule("response.members_have_json_types", _500, "spec 2.2-2.6, 4.1-4.3, 5, 7.1; D-tolerant-reading, D-integral-floats", responses.members_have_json_types),
-    Rule("response.values_have_formats", _500, "spec 2.2-2.6, 7.1, 7.2; D-date-times, D-response-times, D-response-violations", responses.values_have_formats),
-    Rule("response.maps_hold_strings", _500, "spec 2.5; D-response-caps", responses.maps_hold_strings),
-    Rule("response.analytics_holds_plain_json", _500, "spec 2.2; D-response-caps", responses.opaque_members_hold_plain_json),
+    Rule("response.body_is_object", _500, "spec 4.1-4.3, 5, 7.1", "The response body is a JSON object.", responses.body_is_object),
+    Rule("response.sizes_within_caps", _500, "D-response-caps", "Documented objects and arrays are within the reading caps.", responses.sizes_within_caps),
+    Rule("response.required_members_present", _500, "spec 2.2, 2.5, 2.6, 4.1, 4.2, 7.1; D-tolerant-reading, D-detail-cycles, D-contact-last-call", "Every member the spec's tables list is present, but the optional ones.", responses.required_members_present),
+    Rule("response.members_have_json_types", _500, "spec 2.2-2.6, 4.1-4.3, 5, 7.1; D-tolerant-reading, D-integral-floats", "Each documented member has its JSON type; `null` only where allowed.", responses.members_have_json_types),
+    Rule("response.values_have_formats", _500, "spec 2.2-2.6, 7.1, 7.2; D-date-times, D-response-times, D-response-violations", "Each value of the right type has its documented format or enum value.", responses.values_have_formats),
+    Rule("response.maps_hold_strings", _500, "spec 2.5; D-response-caps", "A free-form map (`extracted_data`) maps string names to string values.", responses.maps_hold_strings),
+    Rule("response.opaque_members_hold_plain_json", _500, "spec 2.2; D-response-caps", f"An opaque member (`analytics`) holds plain JSON, at most {RESPONSE_OPAQUE_MAX_VALUES} values nested at most {RESPONSE_OPAQUE_MAX_DEPTH} deep.", responses.opaque_members_hold_plain_json),
 )
 
 # Error bodies: which of the two shapes it is, told by its members, then the response rules.
 ERROR_RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
-    Rule("error.status_is_an_error_status", _500, "spec 7.3, 7.4; D-response-violations", responses.error_status_is_an_error_status),
-    Rule("error.body_has_a_known_shape", _500, "spec 5, 7.1, 7.4", responses.error_body_has_a_known_shape),
+    Rule("error.status_is_an_error_status", _500, "spec 7.3, 7.4; D-response-violations", f"An error body comes with an HTTP status from {ERROR_STATUSES.start} to {ERROR_STATUSES.stop - 1}.", responses.error_status_is_an_error_status),
+    Rule("error.body_has_a_known_shape", _500, "spec 5, 7.1, 7.4", "An error body has a string `error` (the envelope) or an integer one (the status body).", responses.error_body_has_a_known_shape),
 )
 
 # Requests: the path parameters and headers of an endpoint, checked before its body.
 CONTACT_PATH_RULES: tuple[Rule[ContactPathParameters], ...] = (
-    Rule("path.campaign_id_is_positive_integer", ErrorKey.NOT_FOUND, "spec 2.2, 4.2; D-path-ids", request.campaign_id_is_positive_integer),
-    Rule("path.contact_id_is_positive_integer", ErrorKey.CONTACT_NOT_FOUND, "spec 2.5, 4.2; D-path-ids", request.contact_id_is_positive_integer),
+    Rule("path.campaign_id_is_positive_integer", ErrorKey.NOT_FOUND, "spec 2.2, 4.2; D-path-ids", f"The campaign `id` of the path is an integer id from 1 to {PATH_ID_MAX}.", request.campaign_id_is_positive_integer),
+    Rule("path.contact_id_is_positive_integer", ErrorKey.CONTACT_NOT_FOUND, "spec 2.5, 4.2; D-path-ids", f"The `contact_id` of the path is an integer id from 1 to {PATH_ID_MAX}.", request.contact_id_is_positive_integer),
 )
 THREAD_PATH_RULES: tuple[Rule[object], ...] = (
-    Rule("path.thread_id_is_url_safe", ErrorKey.NOT_FOUND, "spec 2.6, 4.3, 7.4; D-thread-id", request.thread_id_is_url_safe),
+    Rule("path.thread_id_is_url_safe", ErrorKey.NOT_FOUND, "spec 2.6, 4.3, 7.4; D-thread-id", f"The thread `id` is 1 to {THREAD_ID_MAX_LENGTH} unreserved URL characters.", request.thread_id_is_url_safe),
 )
 IDEMPOTENCY_KEY_RULES: tuple[Rule[object], ...] = (
-    Rule("header.idempotency_key_is_visible_ascii", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency-key", request.idempotency_key_is_visible_ascii),
+    Rule("header.idempotency_key_is_visible_ascii", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency-key", f"`Idempotency-Key` is 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters.", request.idempotency_key_is_visible_ascii),
 )
 # The state a server keeps: a request's fingerprint, its Idempotency-Key's record, its rate.
 # Unusable arguments from the server itself are its bug: SERVER_ERROR, and nothing runs.
 FINGERPRINT_RULES: tuple[Rule[CanonicalRequest], ...] = (
-    Rule("idempotency.body_is_plain_json", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-fingerprint", request.body_is_plain_json),
+    Rule("idempotency.body_is_plain_json", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-fingerprint", "An idempotent request's body is plain JSON data.", request.body_is_plain_json),
 )
 IDEMPOTENCY_RULES: tuple[Rule[IdempotencyState], ...] = (
-    Rule("idempotency.arguments_are_usable", _500, "D-idempotency", request.idempotency_arguments_are_usable),
-    Rule("idempotency.same_request_for_key", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency", request.same_request_for_key),
+    Rule("idempotency.arguments_are_usable", _500, "D-idempotency", "The server gives the idempotency check usable arguments.", request.idempotency_arguments_are_usable),
+    Rule("idempotency.same_request_for_key", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency", f"An `Idempotency-Key` seen within {IDEMPOTENCY_WINDOW_SECONDS // 3600} hours comes with the same request.", request.same_request_for_key),
 )
 RATE_RULES: tuple[Rule[RateRequest], ...] = (
-    Rule("rate.key_is_usable", _500, "D-rate-limit", request.rate_key_is_usable),
-    Rule("rate.clock_reading_is_usable", _500, "D-rate-limit", request.clock_reading_is_usable),
-    Rule("rate.within_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", request.within_rate_limit),
+    Rule("rate.key_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an API key that is a string.", request.rate_key_is_usable),
+    Rule("rate.clock_reading_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an integer nanosecond clock reading.", request.clock_reading_is_usable),
+    Rule("rate.within_rate_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", f"At most {RATE_LIMIT_REQUESTS} requests per {RATE_LIMIT_PERIOD_NS // 1_000_000_000} s per API key and operation, in bursts of {RATE_LIMIT_BURST}.", request.within_rate_limit),
 )
 
 # Lifecycle: an action on a campaign in a status; the status and action first, then the move.
 LIFECYCLE_RULES: tuple[Rule[TransitionRequest], ...] = (
-    Rule("lifecycle.status_is_known", ErrorKey.INVALID_STATUS, "spec 2.2, 3; D-lifecycle", lifecycle.status_is_known),
-    Rule("lifecycle.action_is_known", ErrorKey.UNKNOWN_ACTION, "spec 7.2; D-lifecycle", lifecycle.action_is_known),
-    Rule("lifecycle.transition_is_allowed", ErrorKey.INVALID_STATUS_TRANSITION, "spec 3, 7.2; D-lifecycle", lifecycle.transition_is_allowed),
-    Rule("lifecycle.billing_limit_allows_start", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4; D-lifecycle", lifecycle.billing_limit_allows_start),
+    Rule("lifecycle.status_is_known", ErrorKey.INVALID_STATUS, "spec 2.2, 3; D-lifecycle", f"The current status is one of the {len(CampaignStatus)} campaign states.", lifecycle.status_is_known),
+    Rule("lifecycle.action_is_known", ErrorKey.UNKNOWN_ACTION, "spec 7.2; D-lifecycle", f"The action is {_one_of(CampaignAction)}.", lifecycle.action_is_known),
+    Rule("lifecycle.transition_is_allowed", ErrorKey.INVALID_STATUS_TRANSITION, "spec 3, 7.2; D-lifecycle", "The lifecycle table allows the action from the current status.", lifecycle.transition_is_allowed),
+    Rule("lifecycle.billing_limit_allows_start", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4; D-lifecycle", "An activate or resume that changes the status needs billing room.", lifecycle.billing_limit_allows_start),
 )
 # fmt: on

@@ -28,7 +28,7 @@ _STATUS_VALUES = frozenset(status.value for status in CampaignStatus)
 
 
 def patch_is_object(change: Change) -> Iterator[Finding]:
-    """The patch is a JSON object of at most 51 members (RFC 7396, D-merge-patch)."""
+    """The patch is a JSON object within the member limit."""
     if not is_object(change.patch):
         yield Finding(None, "the patch must be a JSON object of the fields to change")
     elif change.members is None:
@@ -36,25 +36,25 @@ def patch_is_object(change: Change) -> Iterator[Finding]:
 
 
 def owner_fields_immutable(change: Change) -> Iterator[Finding]:
-    """`agent_id`, `integration_id` and `integration_type` keep their values (api-contract)."""
+    """`agent_id`, `integration_id` and `integration_type` keep their values."""
     for name in change.changed_owner_fields:
         yield Finding(name, f"{name} cannot be changed")
 
 
 def cycles_enabled_immutable(change: Change) -> Iterator[Finding]:
-    """`cycles.enabled` keeps its value: enabled at creation or never (spec 2.4 rule 4)."""
+    """`cycles.enabled` keeps its value: enabled at creation or never."""
     if change.changes_cycles_enabled:
         yield Finding("cycles.enabled", "cycles.enabled cannot be changed after creation")
 
 
 def cycles_mode_immutable(change: Change) -> Iterator[Finding]:
-    """`cycles.mode` keeps its value (spec 2.4 rule 4)."""
+    """`cycles.mode` keeps its value."""
     if change.changes_cycles_mode:
         yield Finding("cycles.mode", "cycles.mode cannot be changed after creation")
 
 
 def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
-    """A change sets no cycles field but `enabled` on a campaign without cycles (api-contract)."""
+    """A change sets no cycles field but `enabled` on a campaign without cycles."""
     block = change.cycles_patch
     if change.cycles_were_enabled or block is None:
         return
@@ -70,13 +70,13 @@ def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
 
 
 def status_is_a_campaign_status(change: Change) -> Iterator[Finding]:
-    """The `status` a server passes is `None` or a campaign status (spec 2.2; D-update-status)."""
+    """The `status` a server passes is `None` or a campaign status."""
     status = change.status
     if status is not None and as_string(status) not in _STATUS_VALUES:
         yield Finding(None, "the current status of the campaign must be a campaign status")
 
 
 def campaign_not_finished(change: Change) -> Iterator[Finding]:
-    """A finished campaign takes no change (api-contract)."""
+    """A finished campaign takes no change."""
     if as_string(change.status) == CampaignStatus.FINISHED.value and not change.is_empty:
         yield Finding(None, "the campaign is finished and can no longer be changed")
