@@ -150,3 +150,36 @@ def test_annotations_can_be_read_at_run_time(module: str) -> None:
         value = getattr(namespace, name)
         if callable(value) and not isinstance(value, type):
             typing.get_type_hints(value)
+
+
+def test_a_type_checker_narrows_a_result_by_its_ok(tmp_path: Path) -> None:
+    # After `if result.ok:`, `value` is a CampaignCreate: no assert, no cast.
+    from mypy import api
+
+    snippet = tmp_path / "narrowing.py"
+    snippet.write_text(
+        "from campaign_rules import CampaignCreate, validate_create, validate_update\n"
+        "def name_of(body: object) -> str:\n"
+        "    result = validate_create(body)\n"
+        "    if result.ok:\n"
+        "        return result.value.name\n"
+        "    return result.violations[0].message\n"
+        "def updated(existing: CampaignCreate, patch: object) -> CampaignCreate | None:\n"
+        "    result = validate_update(existing, patch)\n"
+        "    if not result.ok:\n"
+        "        return None\n"
+        "    return result.value\n"
+        "def wrong(body: object) -> str:\n"
+        "    result = validate_create(body)\n"
+        "    if not result.ok:\n"
+        "        return result.value.name\n"  # the one error: value is None here
+        "    return ''\n",
+        encoding="utf-8",
+    )
+    report, _, status = api.run(["--strict", "--no-incremental", str(snippet)])
+    assert status == 1, report
+    # Every error is on line 15, where `value` is None.
+    errors = [line for line in report.splitlines() if "error:" in line]
+    assert errors, report
+    assert all("narrowing.py:15:" in line for line in errors), report
+    assert 'error: "None" has no attribute "name"' in report

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import copy
 import datetime
+import json
 import types
+import uuid
 from typing import Any
 
 import attrs
@@ -794,3 +796,54 @@ class TestHostilePatches:
         validate_update(existing, patch, status=CampaignStatus.FINISHED)
         assert existing == existing_before
         assert patch == patch_before
+
+
+class TestExistingIsACampaign:
+    """A campaign read back from storage as wire JSON (D-stored-campaign)."""
+
+    RULE = "update.existing_is_a_campaign"
+
+    def test_the_stored_json_of_a_campaign_updates_as_the_campaign_does(self) -> None:
+        for base in BASES:
+            existing = created(base)
+            stored = json.loads(json.dumps(to_wire(existing)))  # as a database gives it back
+            patch = {"name": "Autumn renewals", "retries": 2}
+            from_json = validate_update(stored, patch)
+            assert from_json == validate_update(existing, patch)
+            assert from_json.ok
+            assert from_json.value == attrs.evolve(existing, name="Autumn renewals", retries=2)
+
+    def test_stored_json_gets_the_update_rules_too(self) -> None:
+        stored = to_wire(created("phone_call"))
+        result = validate_update(stored, {"agent_id": str(uuid.uuid4())})
+        assert [v.rule for v in result.violations] == ["update.owner_fields_immutable"]
+
+    def test_a_stored_campaign_the_rules_refuse_is_the_servers_fault(self) -> None:
+        stored = {**to_wire(created("phone_call")), "retries": 9, "colour": "red"}
+        before = copy.deepcopy(stored)
+        result = validate_update(stored, {"name": "x"})
+        assert found(result) == [
+            (ErrorKey.SERVER_ERROR, "colour", self.RULE),
+            (ErrorKey.SERVER_ERROR, "retries", self.RULE),
+        ]
+        assert result.status == 500
+        assert result.violations[1].message == "the stored campaign: retries must be from 0 to 5"
+        assert stored == before
+
+    def test_the_patch_is_not_judged_on_a_broken_stored_campaign(self) -> None:
+        stored = {**to_wire(created("phone_call")), "retries": -1}
+        result = validate_update(stored, [])  # a patch patch_is_object would refuse
+        assert [v.rule for v in result.violations] == [self.RULE]
+
+    @pytest.mark.parametrize("stored", [None, 42, "campaign", [], {}])
+    def test_anything_else_is_reported_never_raised(self, stored: object) -> None:
+        result = validate_update(stored, {"name": "x"})
+        assert not result.ok
+        assert {v.key for v in result.violations} == {ErrorKey.SERVER_ERROR}
+        assert {v.rule for v in result.violations} == {self.RULE}
+
+    def test_a_value_object_is_taken_as_it_is(self) -> None:
+        # A hand-built value is not re-read: it is the caller's own, as before.
+        existing = attrs.evolve(created("phone_call"), retries=9)
+        result = validate_update(existing, {"name": "x"})
+        assert [v.rule for v in result.violations] == ["retries.within_bounds"]

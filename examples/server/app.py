@@ -122,7 +122,7 @@ class CampaignService:
     ) -> tuple[int, Any]:
         directory = store.OrganizationDirectory(connection, organization)
         result = validate_create(body, directory=directory)
-        if not result.ok or result.value is None:
+        if not result.ok:
             return result.status, result.envelope()
         campaign = result.value
         created_at = datetime.datetime.now(datetime.UTC).replace(microsecond=0)

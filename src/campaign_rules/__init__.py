@@ -29,7 +29,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
-from campaign_rules._campaign.results import CreateResult, UpdateResult
+from campaign_rules._campaign.results import (
+    CreateAccepted,
+    CreateRefused,
+    CreateResult,
+    UpdateAccepted,
+    UpdateRefused,
+    UpdateResult,
+)
 from campaign_rules._core.enums import (
     CampaignStatus,
     ContactStatus,
@@ -46,6 +53,8 @@ __all__ = [
     "CampaignCreate",
     "CampaignStatus",
     "ContactStatus",
+    "CreateAccepted",
+    "CreateRefused",
     "CreateResult",
     "CyclesConfig",
     "CyclesMode",
@@ -55,6 +64,8 @@ __all__ = [
     "IntegrationType",
     "RuleInfo",
     "Schedule",
+    "UpdateAccepted",
+    "UpdateRefused",
     "UpdateResult",
     "Violation",
     "catalogue",

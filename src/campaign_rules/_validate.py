@@ -7,18 +7,31 @@ from campaign_rules._campaign.change import Change
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.models import CampaignCreate
-from campaign_rules._campaign.results import CreateResult, UpdateResult
+from campaign_rules._campaign.results import (
+    CreateAccepted,
+    CreateRefused,
+    UpdateAccepted,
+    UpdateRefused,
+)
+from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus
 from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.violations import Violation
 from campaign_rules._wire.convert import to_wire
-from campaign_rules.rules.runner import collect_violations
-from campaign_rules.rules.table import CREATE_RULES, LOOKUP_RULES, UPDATE_RULES
+from campaign_rules.rules.runner import collect_violations, run_rules
+from campaign_rules.rules.table import (
+    CREATE_RULES,
+    LOOKUP_RULES,
+    STORED_CAMPAIGN_RULES,
+    UPDATE_RULES,
+)
 
 __all__ = ["validate_create", "validate_update"]
 
 
-def validate_create(payload: object, *, directory: Directory | None = None) -> CreateResult:
+def validate_create(
+    payload: object, *, directory: Directory | None = None
+) -> CreateAccepted | CreateRefused:
     """Check a campaign creation body (spec 2.1, 4.1) against every rule.
 
     `payload` is the decoded JSON body, any Python value. With a `directory`, the rules that
@@ -32,33 +45,48 @@ def validate_create(payload: object, *, directory: Directory | None = None) -> C
     collect_violations(doc, CREATE_RULES, found, VIOLATIONS_MAX)
     violations = _with_lookups(found, doc)
     if violations:
-        return CreateResult(None, violations)
-    return CreateResult(build_campaign(doc), ())
+        return CreateRefused(violations)
+    return CreateAccepted(build_campaign(doc))
 
 
 def validate_update(
-    existing: CampaignCreate,
+    existing: object,
     patch: object,
     *,
     status: CampaignStatus | None = None,
     directory: Directory | None = None,
-) -> UpdateResult:
+) -> UpdateAccepted | UpdateRefused:
     """Check a JSON Merge Patch (RFC 7396) of a campaign's creation fields.
 
-    `existing` is the campaign as created; `status` its current status, when known. The rules
-    of the change itself run first (immutable fields, cycles not enabled, finished campaign),
-    then every creation rule on the merged campaign. Never raises for any patch value.
+    `existing` is the campaign as created: the `CampaignCreate` that `validate_create` gave, or
+    the campaign's wire JSON as the server stored it (`to_wire` of that value, read back from a
+    database). Stored JSON is read with the offline creation rules first; what they refuse in it
+    is the server's fault, reported as `SERVER_ERROR` violations (500) of the rule
+    `update.existing_is_a_campaign`, and the patch is then not judged. `status` is the
+    campaign's current status, when known. The rules of the change itself run next (immutable
+    fields, cycles not enabled, finished campaign), then every creation rule on the merged
+    campaign. Never raises for any value of `existing` or `patch`, and changes neither.
     """
+    if isinstance(existing, CampaignCreate):
+        campaign = existing
+    else:
+        stored = Document(existing)
+        problems = run_rules(
+            StoredCampaign(run_rules(stored, CREATE_RULES, VIOLATIONS_MAX)), STORED_CAMPAIGN_RULES
+        )
+        if problems:
+            return UpdateRefused(problems)
+        campaign = build_campaign(stored)
     # The merge works on wire JSON (RFC 7396): the campaign is written as the service sends it.
-    change = Change(existing, to_wire(existing), patch, status, directory)
+    change = Change(campaign, to_wire(campaign), patch, status, directory)
     merged = change.merged
     found: list[Violation] = []
     if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):
         collect_violations(merged, CREATE_RULES, found, VIOLATIONS_MAX)
     violations = _with_lookups(found, merged)
     if violations:
-        return UpdateResult(None, violations)
-    return UpdateResult(build_campaign(merged), ())
+        return UpdateRefused(violations)
+    return UpdateAccepted(build_campaign(merged))
 
 
 def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:

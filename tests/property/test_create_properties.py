@@ -12,7 +12,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
+from campaign_rules import (
+    CreateAccepted,
+    CreateRefused,
+    CreateResult,
+    ErrorKey,
+    Violation,
+    to_wire,
+    validate_create,
+)
 from campaign_rules import strategies as cs
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
@@ -23,7 +31,8 @@ from tests.support import BASES, FakeDirectory, payload
 
 def assert_well_formed(result: object) -> CreateResult:
     """The result has the api-contract's shape, and its envelope encodes as strict JSON."""
-    assert type(result) is CreateResult
+    # Exactly one of the two outcomes, and the one its violations say.
+    assert type(result) is (CreateRefused if result.violations else CreateAccepted)
     assert type(result.violations) is tuple
     assert all(type(violation) is Violation for violation in result.violations)
     assert len(result.violations) <= 50  # D-hostile-input

@@ -15,6 +15,8 @@ from campaign_rules import (
     CampaignCreate,
     CampaignStatus,
     ErrorKey,
+    UpdateAccepted,
+    UpdateRefused,
     UpdateResult,
     Violation,
     to_wire,
@@ -42,7 +44,8 @@ statuses = st.one_of(st.none(), st.sampled_from(CampaignStatus))
 
 def assert_well_formed(result: object) -> UpdateResult:
     """The result has the api-contract's shape, and its envelope encodes as strict JSON."""
-    assert type(result) is UpdateResult
+    assert isinstance(result, UpdateResult)
+    assert type(result) is (UpdateRefused if result.violations else UpdateAccepted)
     assert type(result.violations) is tuple
     assert all(type(violation) is Violation for violation in result.violations)
     assert len(result.violations) <= 50

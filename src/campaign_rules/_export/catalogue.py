@@ -19,6 +19,7 @@ from campaign_rules.rules.table import (
     LOOKUP_RULES,
     RATE_RULES,
     RESPONSE_RULES,
+    STORED_CAMPAIGN_RULES,
     THREAD_PATH_RULES,
     UPDATE_RULES,
     Rule,
@@ -52,7 +53,7 @@ def catalogue() -> tuple[RuleInfo, ...]:
     stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
         ("create", CREATE_RULES),
         ("lookup", LOOKUP_RULES),
-        ("update", UPDATE_RULES),
+        ("update", (*STORED_CAMPAIGN_RULES, *UPDATE_RULES)),
         ("response", RESPONSE_RULES),
         ("error", ERROR_RESPONSE_RULES),
         ("request", (*CONTACT_PATH_RULES, *THREAD_PATH_RULES, *IDEMPOTENCY_KEY_RULES)),

@@ -16,6 +16,7 @@ import attrs
 
 from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
 from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.limits import (
     COOLDOWN_MINUTES,
@@ -63,6 +64,7 @@ __all__ = [
     "LOOKUP_RULES",
     "RATE_RULES",
     "RESPONSE_RULES",
+    "STORED_CAMPAIGN_RULES",
     "THREAD_PATH_RULES",
     "UPDATE_RULES",
     "Rule",
@@ -135,6 +137,11 @@ LOOKUP_RULES: tuple[Rule[Document], ...] = (
     Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches),
     Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist),
     Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", "The organization's billing limit is not reached.", lookups.billing_limit_not_reached),
+)
+
+# Updates of a campaign given as stored wire JSON: that JSON, read with the creation rules first.
+STORED_CAMPAIGN_RULES: tuple[Rule[StoredCampaign], ...] = (
+    Rule("update.existing_is_a_campaign", _500, "D-stored-campaign", "The stored campaign an update starts from passes every offline creation rule.", update.existing_is_a_campaign),
 )
 
 # Updates: checked on the change itself, before the creation rules run on the merged campaign.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
+from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus
 from campaign_rules._core.json import as_string, is_object, member_path
 from campaign_rules._core.violations import Finding
@@ -18,6 +19,7 @@ __all__ = [
     "cycles_enabled_immutable",
     "cycles_fields_need_enabled_cycles",
     "cycles_mode_immutable",
+    "existing_is_a_campaign",
     "owner_fields_immutable",
     "patch_is_object",
     "status_is_a_campaign_status",
@@ -25,6 +27,16 @@ __all__ = [
 
 
 _STATUS_VALUES = frozenset(status.value for status in CampaignStatus)
+
+
+def existing_is_a_campaign(stored: StoredCampaign) -> Iterator[Finding]:
+    """The campaign a server read back from storage passes every offline creation rule.
+
+    A stored campaign the rules refuse is the server's fault, not the caller's: each problem
+    keeps its path in the stored campaign, and its message says where it was found.
+    """
+    for problem in stored.problems:
+        yield Finding(problem.field, f"the stored campaign: {problem.message}")
 
 
 def patch_is_object(change: Change) -> Iterator[Finding]:
