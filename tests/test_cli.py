@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from campaign_rules import validate_create
 from campaign_rules._cli import main
 from campaign_rules._export.catalogue import render_markdown
 
@@ -49,11 +50,51 @@ def test_json_output_carries_status_and_envelope(capsys):
     }
 
 
+def test_json_output_lists_every_violation(capsys):
+    assert main(["check", "--json", str(EXAMPLES / "invalid.json")]) == 1
+    out = json.loads(capsys.readouterr().out)
+    expected = validate_create(json.loads((EXAMPLES / "invalid.json").read_text()))
+    assert len(expected.violations) > 1
+    assert out["violations"] == [
+        {"key": v.key.value, "field": v.field, "message": v.message, "rule": v.rule}
+        for v in expected.violations
+    ]
+
+
+def test_json_output_of_a_response_lists_its_violations(capsys, tmp_path):
+    path = tmp_path / "thread.json"
+    path.write_text('{"id": 7}', encoding="utf-8")
+    assert main(["check", "--json", "--kind", "thread", str(path)]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == 500
+    assert out["violations"]
+    assert {v["key"] for v in out["violations"]} == {"SERVER_ERROR"}
+
+
 def test_json_output_of_a_valid_payload_is_201_and_the_campaign(capsys):
     assert main(["check", "--json", str(EXAMPLES / "whatsapp.json")]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == 201
     assert out["body"]["template"] == "order_update_v2"
+    assert out["violations"] == []
+
+
+@pytest.mark.parametrize("kind", ["create", "thread", "create-response"])
+def test_status_without_kind_error_is_a_usage_error(capsys, kind):
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", "--kind", kind, "--status", "404", str(EXAMPLES / "phone_call.json")])
+    assert exit_.value.code == 2
+    assert "--status goes with --kind error only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["check", "rules", "schema"])
+def test_every_sub_command_describes_itself(capsys, command):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    usage, _, description = capsys.readouterr().out.partition("\n\n")
+    assert usage.startswith(f"usage: campaign-rules {command}")
+    assert len(description.split("\n\n")[0]) > 40
 
 
 @pytest.mark.parametrize(
@@ -175,6 +216,14 @@ def test_a_response_kind_in_json_mode_answers_500_and_the_envelope(tmp_path, cap
             "error": "SERVER_ERROR",
             "message": "the response body must be a JSON object, not an array",
         },
+        "violations": [
+            {
+                "key": "SERVER_ERROR",
+                "field": None,
+                "message": "the response body must be a JSON object, not an array",
+                "rule": "response.body_is_object",
+            }
+        ],
     }
 
 

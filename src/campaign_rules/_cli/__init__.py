@@ -57,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_VALID
     if args.kind == "error" and args.status is None:
         parser.error("--kind error needs --status, the HTTP status the body came with")
+    if args.kind != "error" and args.status is not None:
+        parser.error(f"--status goes with --kind error only, not with --kind {args.kind}")
     return _check(args.file, kind=args.kind, status=args.status, as_json=args.json)
 
 
@@ -100,9 +102,15 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--json",
         action="store_true",
-        help='print {"status": ..., "body": ...}: the error envelope, or the normalized campaign',
+        help='print {"status", "body", "violations"}: the HTTP status, the error envelope or the '
+        "normalized campaign, and every violation with its key, field, message and rule",
     )
-    commands.add_parser("rules", help="print the rule catalogue as a Markdown table")
+    commands.add_parser(
+        "rules",
+        help="print the rule catalogue as a Markdown table",
+        description="Print the rule catalogue: every rule's id, stage, error key, HTTP status, "
+        "source and summary, as the Markdown page docs/rules.md of the repository.",
+    )
     commands.add_parser(
         "schema",
         help="print the JSON Schema (draft 2020-12) of the campaign creation input",
@@ -117,11 +125,22 @@ def _check(path: str, *, kind: str, status: int | None, as_json: bool) -> int:
     result = _READERS[kind](body, status)
     with _reader_may_leave():
         if as_json:
-            answer = result.envelope() if result.value is None else to_wire(result.value)
-            print(json.dumps({"status": result.status, "body": answer}, indent=2, allow_nan=False))
+            print(json.dumps(_json_report(result), indent=2, allow_nan=False))
         else:
             _print_result(result)
     return EXIT_VALID if result.ok else EXIT_INVALID
+
+
+def _json_report(result: Outcome[Any]) -> dict[str, object]:
+    """What `check --json` prints: the status, the body to answer with, and every violation."""
+    return {
+        "status": result.status,
+        "body": result.envelope() if result.value is None else to_wire(result.value),
+        "violations": [
+            {"key": v.key.value, "field": v.field, "message": v.message, "rule": v.rule}
+            for v in result.violations
+        ],
+    }
 
 
 def _print_result(result: Outcome[Any]) -> None:
