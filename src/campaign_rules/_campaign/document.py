@@ -22,6 +22,8 @@ from campaign_rules._campaign.shape import (
     REQUIRED_CAMPAIGN_MEMBERS,
     REQUIRED_WINDOW_MEMBERS,
     SCHEDULE_MEMBERS,
+    START_TIME,
+    STOP_TIME,
     WINDOW_MEMBERS,
     MemberTypes,
 )
@@ -215,7 +217,7 @@ class Document:
             sites.append(
                 Site(window_path, window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
             )
-            start, stop = as_string(members.get("startTime")), as_string(members.get("stopTime"))
+            start, stop = as_string(members.get(START_TIME)), as_string(members.get(STOP_TIME))
             start_time = parse_time(start) if start is not None else None
             stop_time = parse_time(stop) if stop is not None else None
             windows.append(Window(window_path, day, members, start, stop, start_time, stop_time))

@@ -19,6 +19,8 @@ __all__ = [
     "REQUIRED_CYCLES_MEMBER_IN_MODE",
     "REQUIRED_WINDOW_MEMBERS",
     "SCHEDULE_MEMBERS",
+    "START_TIME",
+    "STOP_TIME",
     "WINDOW_MEMBERS",
     "MemberTypes",
 ]
@@ -54,13 +56,17 @@ REQUIRED_CAMPAIGN_MEMBERS: Final = ("name", "agent_id", "integration_id", "integ
 # spec 2.3: a Schedule object has one optional window per weekday.
 SCHEDULE_MEMBERS: Final[MemberTypes] = dict.fromkeys(WEEKDAYS, _OBJECT)
 
+# spec 2.3: the wire names of a window's two times, the only camelCase members of the input.
+START_TIME: Final = "startTime"
+STOP_TIME: Final = "stopTime"
+
 # spec 2.3: a weekday window. D-window-members: all three members are required.
 WINDOW_MEMBERS: Final[MemberTypes] = {
-    "startTime": _STRING,
-    "stopTime": _STRING,
+    START_TIME: _STRING,
+    STOP_TIME: _STRING,
     "active": _BOOLEAN,
 }
-REQUIRED_WINDOW_MEMBERS: Final = ("startTime", "stopTime", "active")
+REQUIRED_WINDOW_MEMBERS: Final = (START_TIME, STOP_TIME, "active")
 
 # spec 2.4: the Cycles config object. Which members are required depends on `mode`
 # (D-cycles-required); the rule `cycles.required_when_enabled` says so.

@@ -30,6 +30,8 @@ from campaign_rules._campaign.shape import (
     REQUIRED_CYCLES_MEMBERS,
     REQUIRED_WINDOW_MEMBERS,
     SCHEDULE_MEMBERS,
+    START_TIME,
+    STOP_TIME,
     WINDOW_MEMBERS,
     MemberTypes,
 )
@@ -201,7 +203,7 @@ def _campaign_members() -> dict[str, dict[str, Any]]:
 
 
 def _window_members() -> dict[str, dict[str, Any]]:
-    return {name: _fixed_format(_HH_MM, _HH_MM_LENGTH) for name in ("startTime", "stopTime")}
+    return {name: _fixed_format(_HH_MM, _HH_MM_LENGTH) for name in (START_TIME, STOP_TIME)}
 
 
 def _cycles() -> dict[str, Any]:

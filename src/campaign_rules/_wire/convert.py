@@ -1,13 +1,14 @@
 """The one cattrs converter: validated wire JSON into value objects, value objects into wire JSON.
 
-This is the only module that knows wire names (`startTime`) and wire formats (`"09:00"`,
-`"2026-03-01"`, `"2026-03-01T09:00:00+00:00"`). It serves the creation input and every response
+This is the only module that maps attribute names to wire names (`start_time` to `startTime`,
+which `_campaign.shape` spells) and knows wire formats (`"09:00"`, `"2026-03-01"`,
+`"2026-03-01T09:00:00+00:00"`). It serves the creation input and every response
 model alike, for the server and the SDK: it writes every value object, and structures the
 response models (and their schedules) from bodies that passed every response rule,
 reading them through `campaign_rules._core.json`, so a hostile subclass among the values runs no
 code of its own here either. Members a model does not hold are left behind (D-tolerant-reading).
 
-`validate_create` does not come here: it builds its `CampaignCreate` in `_build`, from the
+`validate_create` does not come here: it builds its `CampaignCreate` in `_campaign.build`, from the
 values the rules have read, which measured three times faster than structuring. So the
 converter, and cattrs itself, are made on first use: importing `campaign_rules` and validating
 a first payload costs about a third less without them (benchmarks/RESULTS.md).
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import attrs
 
 from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._core.enums import (
     CampaignStatus,
     ContactStatus,
@@ -95,7 +97,7 @@ __all__ = ["structure_response", "to_wire"]
 
 T = TypeVar("T")
 
-_WIRE_NAMES: Final = {"start_time": "startTime", "stop_time": "stopTime"}
+_WIRE_NAMES: Final = {"start_time": START_TIME, "stop_time": STOP_TIME}
 _TIME_FORMAT: Final = "%H:%M"
 
 _ENUMS: Final = (IntegrationType, CyclesMode, CampaignStatus, ContactStatus, ErrorKey)

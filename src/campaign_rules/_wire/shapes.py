@@ -14,6 +14,7 @@ from typing import Final
 
 import attrs
 
+from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._core.enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.formats import (
     is_uuid_v4,
@@ -97,8 +98,8 @@ _COUNT: Final = Member(type="integer", format=_NOT_NEGATIVE)
 
 # spec 2.3. Response times may carry seconds (D-response-times).
 _WINDOW: Final[Shape] = {
-    "startTime": Member(type="string", format=_TIME_OF_DAY),
-    "stopTime": Member(type="string", format=_TIME_OF_DAY),
+    START_TIME: Member(type="string", format=_TIME_OF_DAY),
+    STOP_TIME: Member(type="string", format=_TIME_OF_DAY),
     "active": Member(type="boolean"),
 }
 _SCHEDULE: Final[Shape] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._core.json import member_path
 from campaign_rules._core.violations import Finding
 
@@ -16,9 +17,9 @@ def window_times_are_hh_mm(doc: Document) -> Iterator[Finding]:
     for window in doc.windows:
         # A member that is missing or not a string (text None) is another rule's to report.
         if window.start is not None and window.start_time is None:
-            yield _not_hh_mm(member_path(window.path, "startTime"))
+            yield _not_hh_mm(member_path(window.path, START_TIME))
         if window.stop is not None and window.stop_time is None:
-            yield _not_hh_mm(member_path(window.path, "stopTime"))
+            yield _not_hh_mm(member_path(window.path, STOP_TIME))
 
 
 def _not_hh_mm(path: str) -> Finding:
@@ -32,6 +33,6 @@ def window_starts_before_stop(doc: Document) -> Iterator[Finding]:
         if start is None or stop is None:
             continue  # a time that is missing or not HH:MM is another rule's to report
         if start >= stop:
-            start_path = member_path(window.path, "startTime")
-            stop_path = member_path(window.path, "stopTime")
+            start_path = member_path(window.path, START_TIME)
+            stop_path = member_path(window.path, STOP_TIME)
             yield Finding(stop_path, f"{stop_path} must be later than {start_path}")

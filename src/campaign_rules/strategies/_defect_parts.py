@@ -10,6 +10,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
+from campaign_rules._campaign.shape import START_TIME
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, Bounds
 from campaign_rules.strategies._tables import CAMPAIGN_MEMBERS
@@ -28,7 +29,7 @@ def name_as_shown(name: str) -> str:
 
 _NOT_STRING_SCALARS = st.one_of(st.booleans(), st.integers(), st.floats(), huge_ints)
 _SOME_ARRAYS = st.sampled_from(([], [1], ["a", None], [[]], ["09:00"]))
-_SOME_OBJECTS = st.sampled_from(({}, {"a": 1}, {"startTime": "09:00"}, {"enabled": True}))
+_SOME_OBJECTS = st.sampled_from(({}, {"a": 1}, {START_TIME: "09:00"}, {"enabled": True}))
 NOT_STRINGS_NOR_NULL = st.one_of(_NOT_STRING_SCALARS, _SOME_ARRAYS, _SOME_OBJECTS)
 NOT_STRINGS = st.one_of(st.none(), NOT_STRINGS_NOR_NULL)
 NOT_OBJECTS = st.one_of(st.none(), _NOT_STRING_SCALARS, _SOME_ARRAYS, texts)

@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._core.enums import IntegrationType
 from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
@@ -54,14 +55,14 @@ _WINDOW_TIMES = (
     *(tuple(sorted(_rng.sample(range(_MINUTES), 2))) for _ in range(200)),
 )
 WINDOWS = tuple(
-    {"startTime": hhmm(start), "stopTime": hhmm(stop), "active": active}
+    {START_TIME: hhmm(start), STOP_TIME: hhmm(stop), "active": active}
     for start, stop in _WINDOW_TIMES
     for active in (True, False)
 )
 _WINDOW_ORDERS = (
     WINDOW_MEMBERS,
-    ("active", "stopTime", "startTime"),
-    ("stopTime", "startTime", "active"),
+    ("active", STOP_TIME, START_TIME),
+    (STOP_TIME, START_TIME, "active"),
 )
 windows = st.builds(
     lambda window, order: {name: window[name] for name in order},

@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS, WEEKDAYS
 from campaign_rules.strategies._defect_parts import (
     NOT_OBJECTS,
@@ -96,7 +97,7 @@ BAD_TIMES = (
 def window_time_malformed(draw: st.DrawFn) -> Defect:
     base = draw(create_payloads())
     window, path = _window_in_force(draw, base)
-    name = draw(st.sampled_from(("startTime", "stopTime")))
+    name = draw(st.sampled_from((START_TIME, STOP_TIME)))
     window[name] = draw(st.sampled_from(BAD_TIMES))
     return base, INVALID_REQUEST, f"{path}.{name}"
 
@@ -104,7 +105,7 @@ def window_time_malformed(draw: st.DrawFn) -> Defect:
 def window_time_not_a_string(draw: st.DrawFn) -> Defect:
     base = draw(create_payloads())
     window, path = _window_in_force(draw, base)
-    name = draw(st.sampled_from(("startTime", "stopTime")))
+    name = draw(st.sampled_from((START_TIME, STOP_TIME)))
     window[name] = draw(NOT_STRINGS)
     return base, INVALID_REQUEST, f"{path}.{name}"
 
@@ -114,8 +115,8 @@ def window_not_before_stop(draw: st.DrawFn) -> Defect:
     window, path = _window_in_force(draw, base)
     stop = draw(st.integers(0, 24 * 60 - 1))
     start = draw(st.integers(stop, 24 * 60 - 1))
-    window["startTime"], window["stopTime"] = hhmm(start), hhmm(stop)
-    return base, INVALID_REQUEST, f"{path}.stopTime"
+    window[START_TIME], window[STOP_TIME] = hhmm(start), hhmm(stop)
+    return base, INVALID_REQUEST, f"{path}.{STOP_TIME}"
 
 
 def window_member_missing(draw: st.DrawFn) -> Defect:
