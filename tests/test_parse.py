@@ -485,7 +485,7 @@ class TestFromCreate:
     @pytest.mark.parametrize("id_", [0, -1, 2**53, True, 1.0, "42"], ids=repr)
     def test_an_id_outside_the_wire_range_is_the_servers_bug(self, id_: object) -> None:
         # D-path-ids: parse_create_response would refuse the body such a detail writes.
-        with pytest.raises(ValueError, match="a campaign id is an integer from 1 to"):
+        with pytest.raises(TypeError, match="a campaign id is an int from 1 to"):
             detail_of(created("phone_call"), id=id_)
 
     def test_the_agent_id_is_the_validated_lower_case_one(self) -> None:

@@ -252,5 +252,5 @@ class TestConfiguration:
         ids=repr,
     )
     def test_a_wrong_configuration_raises_when_made(self, kwargs: dict[str, object]) -> None:
-        with pytest.raises(ValueError, match="must be a positive integer"):
+        with pytest.raises(TypeError, match="must be a positive int"):
             RateLimiter(**kwargs)  # type: ignore[arg-type]

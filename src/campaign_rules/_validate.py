@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from campaign_rules._campaign.build import build_campaign
 from campaign_rules._campaign.change import Change
-from campaign_rules._campaign.directory import Directory
+from campaign_rules._campaign.directory import Directory, checked_directory
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.models import CampaignCreate
 from campaign_rules._campaign.results import (
@@ -38,9 +38,10 @@ def validate_create(
     need the server's records run too; without one, only the offline rules do, and what they
     find is always a subset of what they find with one. Never raises for any payload, never
     changes it, and reports every violation in rule order: at most 50 offline ones, then those
-    of the look-ups (D-hostile-input).
+    of the look-ups (D-hostile-input). Raises `TypeError` only for a `directory` that is not
+    a `Directory`.
     """
-    doc = Document(payload, directory)
+    doc = Document(payload, checked_directory(directory))
     found: list[Violation] = []
     collect_violations(doc, CREATE_RULES, found, VIOLATIONS_MAX)
     violations = _with_lookups(found, doc)
@@ -65,8 +66,10 @@ def validate_update(
     `update.existing_is_a_campaign`, and the patch is then not judged. `status` is the
     campaign's current status, when known. The rules of the change itself run next (immutable
     fields, cycles not enabled, finished campaign), then every creation rule on the merged
-    campaign. Never raises for any value of `existing` or `patch`, and changes neither.
+    campaign. Never raises for any value of `existing`, `patch` or `status`, and changes none;
+    raises `TypeError` only for a `directory` that is not a `Directory`.
     """
+    directory = checked_directory(directory)
     if isinstance(existing, CampaignCreate):
         campaign = existing
     else:

@@ -95,14 +95,15 @@ class RateLimiter:
         period_ns: int = RATE_LIMIT_PERIOD_NS,
         burst: int = RATE_LIMIT_BURST,
     ) -> None:
-        """Set the rate; raises `ValueError` unless all three are positive integers.
+        """Set the rate; raises `TypeError` unless all three are positive `int`s.
 
         The configuration is the server's or the SDK's, not a request's input: a wrong one is a
-        programming error, found when the limiter is made.
+        programming error, found when the limiter is made. A positive `int` is the one type of
+        each setting, so zero or a negative number is refused as a wrong type is.
         """
         for name, number in (("requests", requests), ("period_ns", period_ns), ("burst", burst)):
             if type(number) is not int or number < 1:
-                raise ValueError(f"{name} must be a positive integer")
+                raise TypeError(f"{name} must be a positive int, not {_described(number)}")
         self._requests = requests
         # In units of 1 / `requests` nanosecond: the emission interval and burst tolerance.
         self._interval = period_ns
@@ -177,3 +178,8 @@ class RateLimiter:
 def _reading(now_ns: object) -> int | None:
     """The clock reading when it is an exact `int` (D-rate-limit): not a bool, float or subclass."""
     return now_ns if type(now_ns) is int else None
+
+
+def _described(setting: object) -> str:
+    """A wrong setting in an error message, by its type or sign, never by a (huge) value."""
+    return "a number below 1" if type(setting) is int else f"a {type(setting).__name__}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-__all__ = ["Directory"]
+__all__ = ["Directory", "checked_directory"]
 
 
 class Directory(Protocol):
@@ -30,3 +30,23 @@ class Directory(Protocol):
     def billing_limit_reached(self) -> bool:
         """Whether the organization's billing limit is reached."""
         ...
+
+
+_LOOK_UPS = ("agent_exists", "integration_type", "tag_exists", "billing_limit_reached")
+
+
+def checked_directory(directory: object) -> Directory | None:
+    """`directory` when it is `None` or has the four look-ups; else a `TypeError` that says so.
+
+    A directory is the server's own object, not a request's input: one without its look-ups is
+    a programming error, told at once rather than as an `AttributeError` half-way through.
+    """
+    if directory is None:
+        return None
+    missing = [name for name in _LOOK_UPS if not callable(getattr(directory, name, None))]
+    if missing:
+        raise TypeError(
+            f"directory must be a campaign_rules.Directory (None for offline checks); this "
+            f"{type(directory).__name__} has no {', '.join(missing)}"
+        )
+    return directory  # type: ignore[return-value]  # it has every look-up a Directory has

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
 import attrs
 
@@ -34,11 +35,13 @@ __all__ = [
 ]
 
 
-def _read_only(mapping: Mapping[str, object]) -> Mapping[str, object]:
-    return MappingProxyType(dict(mapping))
+_Member = TypeVar("_Member")
 
 
-def _read_only_strings(mapping: Mapping[str, str]) -> Mapping[str, str]:
+def _read_only(mapping: Mapping[str, _Member]) -> Mapping[str, _Member]:
+    """A read-only copy of `mapping`; a `TypeError` for any other value, as for a wrong type."""
+    if not isinstance(mapping, Mapping):
+        raise TypeError(f"a mapping is needed here, not {type(mapping).__name__}")
     return MappingProxyType(dict(mapping))
 
 
@@ -130,16 +133,23 @@ class CampaignDetail:
 
         Input-only members are left out: `filter_tags` (spec 2.2) and the members spec 2.2 does
         not list (`description`, `timezone`, ...). A naive `created_at` is taken as UTC, as on
-        the wire (D-date-times). Raises `ValueError` for an `id` that is not an integer from 1
-        to 2**53 - 1: the server's own bug, which would give a body `parse_create_response`
-        refuses (D-path-ids).
+        the wire (D-date-times). Raises `TypeError` for an argument of another type, and for
+        an `id` that is not an `int` from 1 to 2**53 - 1 (the one type of a campaign id): the
+        server's own bug, which would give a body `parse_create_response` refuses (D-path-ids).
         """
         if type(id) is not int or not 1 <= id <= PATH_ID_MAX:
             # The value itself is not shown: a huge one would make a huge message.
             kind = type(id).__name__
-            raise ValueError(
-                f"a campaign id is an integer from 1 to {PATH_ID_MAX}; this {kind} is not"
-            )
+            raise TypeError(f"a campaign id is an int from 1 to {PATH_ID_MAX}; this {kind} is not")
+        # A status may be the plain string of a server's own records (a CampaignStatus is one).
+        for name, given, needed, described in (
+            ("value", value, CampaignCreate, "CampaignCreate"),
+            ("status", status, str, "CampaignStatus"),
+            ("created_at", created_at, datetime.datetime, "datetime"),
+            ("agent_name", agent_name, str, "str"),
+        ):
+            if not isinstance(given, needed):
+                raise TypeError(f"{name} must be a {described}, not {type(given).__name__}")
         if created_at.tzinfo is None:
             created_at = created_at.replace(tzinfo=datetime.UTC)
         return cls(
@@ -174,7 +184,7 @@ class CampaignContact:
     call_count: int
     billed_duration: int
     last_call_at: datetime.datetime | None
-    extracted_data: Mapping[str, str] = attrs.field(converter=_read_only_strings, hash=False)
+    extracted_data: Mapping[str, str] = attrs.field(converter=_read_only, hash=False)
     tags: tuple[str, ...]
 
 
