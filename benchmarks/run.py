@@ -1,6 +1,6 @@
 """Time `validate_create` against pydantic, msgspec, jsonschema and fastjsonschema.
 
-    python benchmarks/run.py [--size N] [--rounds R] [--seed S]
+    python benchmarks/run.py [--size N] [--rounds R] [--seed S] [--import-also SRC]
 
 1. Builds the seeded corpus (`benchmarks/corpus.py`) and checks that every implementation
    accepts every valid payload and refuses every invalid one, and that `validate_create`
@@ -179,8 +179,11 @@ print(peak, int(status[0]) * 1024)
 """
 
 
-def _run_fresh(script: str) -> list[int]:
+def _run_fresh(script: str, first_on_path: Path | None = None) -> list[int]:
+    """Run `script` in a fresh interpreter; `first_on_path` is searched before anything else."""
     path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    if first_on_path is not None:
+        path.insert(0, str(first_on_path))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     # Every library is timed as installed, with its bytecode compiled: pip compiles the peers
     # when it installs them, and the first, dropped run writes the caches of the source trees
@@ -197,16 +200,24 @@ def _run_fresh(script: str) -> list[int]:
     return [int(number) for number in output.split()]
 
 
-def time_imports(runs: int) -> dict[str, list[float]]:
-    """Per implementation, the ns from import to one payload validated, in `runs` fresh runs."""
-    times: dict[str, list[float]] = {implementation.name: [] for implementation in IMPLEMENTATIONS}
+def time_imports(runs: int, other_sources: tuple[Path, ...] = ()) -> dict[str, list[float]]:
+    """Per implementation, the ns from import to one payload validated, in `runs` fresh runs.
+
+    Each of `other_sources` (the `src` folder of another checkout, an earlier revision say) is
+    timed too, as `campaign_rules@<its checkout's folder name>`, in the same interleaved runs.
+    """
+    entries = [(implementation, None) for implementation in IMPLEMENTATIONS] + [
+        (IMPLEMENTATIONS[0]._replace(name=f"campaign_rules@{source.parent.name}"), source)
+        for source in other_sources
+    ]
+    times: dict[str, list[float]] = {implementation.name: [] for implementation, _ in entries}
     for run in range(runs + 1):
-        turn = run % len(IMPLEMENTATIONS)
-        for implementation in IMPLEMENTATIONS[turn:] + IMPLEMENTATIONS[:turn]:
+        turn = run % len(entries)
+        for implementation, source in entries[turn:] + entries[:turn]:
             script = _READY_SCRIPT.format(
                 sample=_SAMPLE, module=implementation.module, function=implementation.function
             )
-            (elapsed,) = _run_fresh(script)
+            (elapsed,) = _run_fresh(script, source)
             if run:  # the first run writes the bytecode caches
                 times[implementation.name].append(elapsed)
     return times
@@ -264,6 +275,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15, help="timed rounds")
     parser.add_argument("--seed", type=int, default=20261122, help="corpus seed")
     parser.add_argument("--import-runs", type=int, default=9, help="fresh interpreters each")
+    parser.add_argument(
+        "--import-also",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="SRC",
+        help="the src folder of another checkout whose import time to compare (repeatable)",
+    )
     args = parser.parse_args()
 
     _print_header(args.size, args.rounds, args.seed)
@@ -283,7 +302,7 @@ def main() -> int:
     for label, figures in results.items():
         print_set(f"{label} payloads", figures)
 
-    imports = time_imports(args.import_runs)
+    imports = time_imports(args.import_runs, tuple(args.import_also))
     base_import = statistics.median(imports[BASELINE])
     print(
         f"\nimport until one payload is validated, fresh interpreter, median of {args.import_runs}"

@@ -37,12 +37,7 @@ from typing import Any
 
 import pytest
 
-from campaign_rules import (
-    CampaignStatus,
-    catalogue,
-    validate_create,
-    validate_update,
-)
+from campaign_rules import CampaignStatus, validate_create, validate_update
 from campaign_rules._core.limits import IDEMPOTENCY_WINDOW_SECONDS, RATE_LIMIT_BURST
 from campaign_rules.idempotency import (
     IdempotencyRecord,
@@ -60,6 +55,7 @@ from campaign_rules.responses import (
     parse_error,
     parse_thread,
 )
+from campaign_rules.schema import catalogue
 from tests.response_support import RESPONSE_BASES, drop_path, set_path
 from tests.support import BASES, DROP, STATUS, FakeDirectory, payload
 

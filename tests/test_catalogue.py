@@ -4,8 +4,8 @@ import ast
 import re
 from pathlib import Path
 
-from campaign_rules import catalogue
 from campaign_rules._export.catalogue import render_markdown
+from campaign_rules.schema import catalogue
 
 DOCS = Path(__file__).parent.parent / "docs"
 RULES = Path(__file__).parent.parent / "src" / "campaign_rules" / "rules"

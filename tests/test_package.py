@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 import typing
@@ -38,6 +39,7 @@ NOT_ON_THE_CREATE_PATH = (
     "campaign_rules.schema",
     "campaign_rules._wire.models",
     "campaign_rules._export.json_schema",
+    "campaign_rules._export.catalogue",
     "cattrs",
 )
 PUBLIC_NAMES = [
@@ -183,3 +185,15 @@ def test_a_type_checker_narrows_a_result_by_its_ok(tmp_path: Path) -> None:
     assert errors, report
     assert all("narrowing.py:15:" in line for line in errors), report
     assert 'error: "None" has no attribute "name"' in report
+
+
+def test_the_readme_imports_work_without_a_warning() -> None:
+    # Every `from campaign_rules... import ...` of the README, block by block, in a fresh
+    # interpreter where a DeprecationWarning is an error.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    imports = re.findall(
+        r"^from (campaign_rules[\w.]*) import (\([^)]*\)|[^\n]*)", readme, re.MULTILINE
+    )
+    assert len(imports) >= 8
+    code = "\n".join(f"from {module} import {names}" for module, names in imports)
+    subprocess.run([sys.executable, "-W", "error", "-c", code], cwd=ROOT, check=True)

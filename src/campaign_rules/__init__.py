@@ -17,7 +17,8 @@ modules, one concern each:
 - `campaign_rules.rate`: the per-key rate limiter;
 - `campaign_rules.lifecycle`: the status changes of a campaign;
 - `campaign_rules.responses`: the response models, and reading response bodies into them;
-- `campaign_rules.schema`: the interface as machine-readable documents;
+- `campaign_rules.schema`: the interface and its rules as documents: the JSON Schema of a
+  creation body and the rule catalogue;
 - `campaign_rules.strategies`: Hypothesis strategies of valid and invalid bodies.
 """
 
@@ -45,7 +46,6 @@ from campaign_rules._core.enums import (
     IntegrationType,
 )
 from campaign_rules._core.violations import Violation
-from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._validate import validate_create, validate_update
 from campaign_rules._wire.convert import to_wire
 
@@ -62,13 +62,11 @@ __all__ = [
     "Directory",
     "ErrorKey",
     "IntegrationType",
-    "RuleInfo",
     "Schedule",
     "UpdateAccepted",
     "UpdateRefused",
     "UpdateResult",
     "Violation",
-    "catalogue",
     "json_schema",
     "to_wire",
     "validate_create",
@@ -116,6 +114,7 @@ MOVED_NAMES: Final[dict[str, str]] = {
         "campaign_rules.idempotency",
     ),
     **dict.fromkeys(["RateLimiter", "RateResult"], "campaign_rules.rate"),
+    **dict.fromkeys(["RuleInfo", "catalogue"], "campaign_rules.schema"),
     **dict.fromkeys(
         [
             "INITIAL_STATUS",

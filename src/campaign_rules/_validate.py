@@ -46,8 +46,8 @@ def validate_create(
     collect_violations(doc, CREATE_RULES, found, VIOLATIONS_MAX)
     violations = _with_lookups(found, doc)
     if violations:
-        return CreateRefused(violations)
-    return CreateAccepted(build_campaign(doc))
+        return CreateRefused(None, violations)
+    return CreateAccepted(build_campaign(doc), ())
 
 
 def validate_update(
@@ -78,7 +78,7 @@ def validate_update(
             StoredCampaign(run_rules(stored, CREATE_RULES, VIOLATIONS_MAX)), STORED_CAMPAIGN_RULES
         )
         if problems:
-            return UpdateRefused(problems)
+            return UpdateRefused(None, problems)
         campaign = build_campaign(stored)
     # The merge works on wire JSON (RFC 7396): the campaign is written as the service sends it.
     change = Change(campaign, to_wire(campaign), patch, status, directory)
@@ -88,8 +88,8 @@ def validate_update(
         collect_violations(merged, CREATE_RULES, found, VIOLATIONS_MAX)
     violations = _with_lookups(found, merged)
     if violations:
-        return UpdateRefused(violations)
-    return UpdateAccepted(build_campaign(merged))
+        return UpdateRefused(None, violations)
+    return UpdateAccepted(build_campaign(merged), ())
 
 
 def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:

@@ -1,11 +1,14 @@
-"""The interface as machine-readable documents, generated from the library's own tables.
+"""The interface and its rules as documents, generated from the library's own tables.
 
 `json_schema()` is the JSON Schema (2020-12) of a campaign creation body: it gives the same
 verdicts as `validate_create` offline, but for the exceptions listed in D-json-schema.
+`catalogue()` lists every rule with its id, error key, HTTP status, source and summary, as
+`campaign-rules rules` and `docs/rules.md` show it.
 """
 
 from __future__ import annotations
 
+from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._export.json_schema import json_schema
 
-__all__ = ["json_schema"]
+__all__ = ["RuleInfo", "catalogue", "json_schema"]

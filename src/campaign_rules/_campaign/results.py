@@ -2,18 +2,19 @@
 
 Each is one of two classes, so that a type checker narrows it: after `if result.ok:`, `value`
 is a `CampaignCreate`; otherwise it is `None` and `violations` is not empty. `CreateResult` and
-`UpdateResult` are their common bases, for `isinstance` and for code that takes either.
+`UpdateResult` are their common bases, for `isinstance` and for code that takes either. The
+four are plain subclasses of those attrs classes, with no fields of their own: making an attrs
+class costs import time, and each variant differs only in what a type checker knows.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import attrs
 
 from campaign_rules._campaign.models import CampaignCreate
 from campaign_rules._core.outcome import Outcome
-from campaign_rules._core.violations import Violation
 
 __all__ = [
     "CreateAccepted",
@@ -35,29 +36,31 @@ class CreateResult(Outcome[CampaignCreate]):
     _ok_status: ClassVar[int] = 201
 
 
-@attrs.frozen
 class CreateAccepted(CreateResult):
     """A creation body that broke no rule: `value` is the campaign, with defaults applied."""
 
-    value: CampaignCreate
-    violations: tuple[Violation, ...] = ()
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
+        value: CampaignCreate
 
     @property
     def ok(self) -> Literal[True]:
-        """Always true: the body broke no rule."""
+        """Always true: nothing broke a rule."""
         return True
 
 
-@attrs.frozen
 class CreateRefused(CreateResult):
     """A creation body that broke a rule: `violations` says which; `value` is `None`."""
 
-    violations: tuple[Violation, ...]
-    value: None = None
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
+        value: None
 
     @property
     def ok(self) -> Literal[False]:
-        """Always false: the body broke a rule."""
+        """Always false: a rule was broken."""
         return False
 
 
@@ -71,27 +74,29 @@ class UpdateResult(Outcome[CampaignCreate]):
     _ok_status: ClassVar[int] = 200
 
 
-@attrs.frozen
 class UpdateAccepted(UpdateResult):
     """An update that broke no rule: `value` is the merged campaign."""
 
-    value: CampaignCreate
-    violations: tuple[Violation, ...] = ()
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
+        value: CampaignCreate
 
     @property
     def ok(self) -> Literal[True]:
-        """Always true: the update broke no rule."""
+        """Always true: nothing broke a rule."""
         return True
 
 
-@attrs.frozen
 class UpdateRefused(UpdateResult):
     """An update that broke a rule: `violations` says which; `value` is `None`."""
 
-    violations: tuple[Violation, ...]
-    value: None = None
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
+        value: None
 
     @property
     def ok(self) -> Literal[False]:
-        """Always false: the update broke a rule."""
+        """Always false: a rule was broken."""
         return False

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import attrs
-
 from campaign_rules._core.violations import Violation
 
 __all__ = ["StoredCampaign"]
 
 
-@attrs.frozen
 class StoredCampaign:
     """The wire JSON of a stored campaign, read as a creation body: what the rules found in it.
 
@@ -17,4 +14,7 @@ class StoredCampaign:
     sound. The update rule `existing_is_a_campaign` reports each as the server's own fault.
     """
 
-    problems: tuple[Violation, ...]
+    __slots__ = ("problems",)
+
+    def __init__(self, problems: tuple[Violation, ...]) -> None:
+        self.problems = problems

@@ -1,7 +1,7 @@
 """The rule table: every rule's id, error key, source, summary and function.
 
 Declared once, here. The runner takes the key and the id of each violation from this table,
-and the catalogue (`campaign_rules.catalogue()`, `campaign-rules rules`, `docs/rules.md`) is
+and the catalogue (`campaign_rules.schema.catalogue()`, `campaign-rules rules`, `docs/rules.md`) is
 generated from it. Rules run in table order. A source is a section of the spec ("spec 2.4
 rule 3"), the api-contract, or a decision of `docs/decisions.md` ("D-time-format").
 """
@@ -11,8 +11,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
-
-import attrs
 
 from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
 from campaign_rules._campaign.document import Document
@@ -83,19 +81,33 @@ _400 = ErrorKey.INVALID_REQUEST
 _500 = ErrorKey.SERVER_ERROR
 
 
-@attrs.frozen
 class Rule(Generic[Subject]):
     """One rule: its id, the error key it yields, the clause it enforces, what it requires, its check.
 
     `summary` says in one sentence what the rule requires; its numbers come from `_core.limits`.
     The function's docstring explains how it reads, and repeats neither citation nor bound.
+    A plain slotted class rather than an attrs one: the table is made at every import, and it
+    is never changed after.
     """
 
-    id: str
-    key: ErrorKey
-    source: str
-    summary: str
-    check: Callable[[Subject], Iterator[Finding]]
+    __slots__ = ("check", "id", "key", "source", "summary")
+
+    def __init__(
+        self,
+        id: str,
+        key: ErrorKey,
+        source: str,
+        summary: str,
+        check: Callable[[Subject], Iterator[Finding]],
+    ) -> None:
+        self.id = id
+        self.key = key
+        self.source = source
+        self.summary = summary
+        self.check = check
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r}, {self.key}, {self.source!r})"
 
 
 # fmt: off
