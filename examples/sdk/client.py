@@ -120,17 +120,17 @@ class CampaignClient:
     def get_contact(self, campaign_id: object, contact_id: object) -> Reply[CampaignContact]:
         """Read one contact of a campaign."""
         path = check_contact_path(campaign_id, contact_id)
-        if not path.ok or path.value is None:
+        if (ids := path.value) is None:  # None exactly when the ids are refused
             return Reply(sent=False, violations=path.violations)
-        where = f"/campaigns/{path.value.campaign_id}/contacts/{path.value.contact_id}"
+        where = f"/campaigns/{ids.campaign_id}/contacts/{ids.contact_id}"
         return _read(self._send("contact", "GET", where), 200, parse_contact_response)
 
     def get_thread(self, thread_id: object) -> Reply[Thread]:
         """Read one thread."""
         path = check_thread_path(thread_id)
-        if not path.ok or path.value is None:
+        if (checked := path.value) is None:
             return Reply(sent=False, violations=path.violations)
-        return _read(self._send("thread", "GET", f"/thread/{path.value}"), 200, parse_thread)
+        return _read(self._send("thread", "GET", f"/thread/{checked}"), 200, parse_thread)
 
     def _send(
         self,
