@@ -234,7 +234,7 @@ def _read_line(line: bytes | str) -> _Verdict:
     try:
         body = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        return _Unreadable(f"the line is not JSON: {error.msg} at column {error.colno}")
+        return _Unreadable(f"the line is not JSON: {error.msg} (column {error.colno})")
     except ValueError as error:  # NaN or Infinity, or an integer too long to convert
         return _Unreadable(f"the line is not JSON: {error}")
     except RecursionError:
