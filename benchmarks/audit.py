@@ -237,9 +237,7 @@ def _measure_dask(jobs: int, files: list[str], children: ChildPeaks) -> dict[str
 
 def run_child(mode: str, jobs: int, files: list[Path]) -> dict[str, Any]:
     command = [sys.executable, __file__, "--child", mode, "--jobs", str(jobs)]
-    done = subprocess.run(
-        [*command, *map(str, files)], check=True, capture_output=True, text=True
-    )
+    done = subprocess.run([*command, *map(str, files)], check=True, capture_output=True, text=True)
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 

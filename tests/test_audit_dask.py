@@ -32,7 +32,7 @@ def test_the_cluster_summary_of_several_files_is_the_single_process_one(client, 
     paths = write_store(tmp_path, parts=5, count=150, seed=21)
     lines = [line for path in paths for line in _lines(path)]
     expected = audit_lines(lines)
-    assert expected.invalid and expected.unreadable and expected.valid
+    assert min(expected.valid, expected.invalid, expected.unreadable) > 0
     summary = audit([str(path) for path in paths])
     assert summary == expected
     assert summary.to_json() == expected.to_json()
