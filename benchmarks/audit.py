@@ -162,7 +162,6 @@ def measure(mode: str, jobs: int, files: list[str]) -> dict[str, Any]:
         elif mode == "audit":
             from campaign_rules._cli import main
 
-            main = _interim_main  # TEMPORARY until the _cli package lands
             out = io.StringIO()
             start = time.perf_counter()
             with contextlib.redirect_stdout(out):
@@ -180,14 +179,6 @@ def measure(mode: str, jobs: int, files: list[str]) -> dict[str, Any]:
         "main_kib": _peak_kib(),
         "children_kib": sorted(children.peaks.values()),
     }
-
-
-def _interim_main(argv: list[str]) -> int:
-    from campaign_rules import _audit_cli as a
-
-    parser = argparse.ArgumentParser()
-    a.add_parser(parser.add_subparsers(dest="command"))
-    return a.run(parser.parse_args(argv))
 
 
 def _batches(files: list[str]) -> Any:

@@ -116,7 +116,6 @@ def audit_paths(
     receives the violation rows, in order; `advance` the number of records of each block done.
     """
     summary = AuditSummary()
-    failed = False
     with _executor(jobs) as pool:
         pending: collections.deque[Future[tuple[AuditSummary, str]]] = collections.deque()
 
@@ -129,21 +128,17 @@ def audit_paths(
             advance(part.records)
 
         want_rows = rows is not None
+        failures: list[str] = []
         next_line = 1
         for path in paths:
-            try:
-                with _open(path) as file:
-                    for block in _blocks(file):
-                        pending.append(pool.submit(_audit_block, block, next_line, want_rows))
-                        next_line += block.count(b"\n") + (not block.endswith(b"\n"))
-                        if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
-                            take()
-            except (OSError, EOFError, zlib.error) as error:
-                _say(f"cannot read {path}: {error}")
-                failed = True
+            for block in _blocks(path, failures):
+                pending.append(pool.submit(_audit_block, block, next_line, want_rows))
+                next_line += block.count(b"\n") + (not block.endswith(b"\n"))
+                if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
+                    take()
         while pending:
             take()
-    return summary, failed
+    return summary, bool(failures)
 
 
 def _audit_block(block: bytes, first_line: int, rows: bool) -> tuple[AuditSummary, str]:
@@ -170,12 +165,20 @@ def _open(path: str) -> contextlib.AbstractContextManager[_Binary]:
     return open(path, "rb")
 
 
-def _blocks(file: _Binary) -> Iterator[bytes]:
-    """Blocks of about `CHUNK_BYTES` that end at a line break (or at the end of the file)."""
-    while block := file.read(CHUNK_BYTES):
-        if not block.endswith(b"\n"):
-            block += file.readline()  # the rest of the line, however long it is
-        yield block
+def _blocks(path: str, failures: list[str]) -> Iterator[bytes]:
+    """The file in blocks of about `CHUNK_BYTES` that end at a line break or at its end.
+
+    A file that cannot be opened or read to its end is reported and added to `failures`.
+    """
+    try:
+        with _open(path) as file:
+            while block := file.read(CHUNK_BYTES):
+                if not block.endswith(b"\n"):
+                    block += file.readline()  # the rest of the line, however long it is
+                yield block
+    except (OSError, EOFError, zlib.error) as error:
+        _say(f"cannot read {path}: {error}")
+        failures.append(path)
 
 
 class _InProcess(Executor):
@@ -216,7 +219,6 @@ def _progress() -> Iterator[Callable[[int], object]]:
 
 def render_table(summary: AuditSummary) -> str:
     """The summary as text: the counts, each broken rule (most records first), each key."""
-    rules = {info.id: info for info in catalogue()}
     counts = [
         ("records", summary.records),
         ("valid", summary.valid),
@@ -227,24 +229,32 @@ def render_table(summary: AuditSummary) -> str:
     if summary.unreadable_records:
         lines[-1] += f"  first on lines {_numbers(summary.unreadable_records)}"
     if summary.rules:
-        ranked = sorted(summary.rules.items(), key=lambda item: (-item[1].count, item[0]))
-        rows = [("records", "rule", "key", "first records", "summary")]
-        for rule, tally in ranked:
+        rules = {info.id: info for info in catalogue()}
+        table = [("records", "rule", "key", "first records", "summary")]
+        for rule, tally in sorted(
+            summary.rules.items(), key=lambda item: (-item[1].count, item[0])
+        ):
             info = rules.get(rule)
             key, what = (info.key.value, info.summary) if info else ("", "")
-            rows.append((f"{tally.count:,}", rule, key, _numbers(tally.first_records), what))
-        widths = [max(len(row[column]) for row in rows) for column in range(4)]
-        lines.append("")
-        lines += [
-            f"{count:>{widths[0]}}  {rule:<{widths[1]}}  {key:<{widths[2]}}  "
-            f"{first:<{widths[3]}}  {what}"
-            for count, rule, key, first, what in rows
-        ]
+            table.append((f"{tally.count:,}", rule, key, _numbers(tally.first_records), what))
+        lines += ["", *_aligned(table)]
     if summary.keys:
-        lines += ["", f"{'records':>10}  error key"]
-        ranked_keys = sorted(summary.keys.items(), key=lambda item: (-item[1], item[0]))
-        lines += [f"{count:>10,}  {key}" for key, count in ranked_keys]
+        ranked = sorted(summary.keys.items(), key=lambda item: (-item[1], item[0]))
+        lines += ["", *_aligned([("records", "error key")] + [(f"{n:,}", k) for k, n in ranked])]
     return "\n".join(lines)
+
+
+def _aligned(table: list[tuple[str, ...]]) -> list[str]:
+    """The rows of a table in columns: counts on the right, text on the left, two spaces apart."""
+    widths = [max(len(row[column]) for row in table) for column in range(len(table[0]) - 1)]
+    return [
+        "  ".join(
+            [row[0].rjust(widths[0])]
+            + [cell.ljust(width) for cell, width in zip(row[1:-1], widths[1:], strict=False)]
+            + [row[-1]]
+        )
+        for row in table
+    ]
 
 
 def _numbers(numbers: tuple[int, ...]) -> str:
