@@ -52,7 +52,11 @@ def test_the_table_ranks_rules_with_their_key_first_records_and_summary(tmp_path
     assert header.split() == ["records", "rule", "key", "first", "records", "summary"]
     assert first.split()[:5] == ["2", "agent_id.is_uuid_v4", "INVALID_REQUEST", "3,", "6"]
     assert "`agent_id` is a UUID v4" in first
-    assert out[-3:] == ["records  error key", "      3  INVALID_REQUEST", "      2  SCHEDULED_MODE_ONLY"]
+    assert out[-3:] == [
+        "records  error key",
+        "      3  INVALID_REQUEST",
+        "      2  SCHEDULED_MODE_ONLY",
+    ]
 
 
 def test_all_valid_exits_0(tmp_path, capsys):
@@ -87,7 +91,11 @@ def test_a_non_json_line_is_counted_and_the_audit_goes_on(tmp_path, capsys):
     rows = tmp_path / "rows.jsonl"
     status, summary = _audit_json(capsys, "--violations", rows, path)
     assert status == 1
-    assert (summary["valid"], summary["unreadable"], summary["unreadable_records"]) == (1, 3, [2, 3, 4])
+    assert (summary["valid"], summary["unreadable"], summary["unreadable_records"]) == (
+        1,
+        3,
+        [2, 3, 4],
+    )
     assert [json.loads(line)["record"] for line in rows.read_text().splitlines()] == [2, 3, 4]
     assert capsys.readouterr().err == ""
 

@@ -23,7 +23,7 @@ from typing import Final, NoReturn, TypedDict
 
 import attrs
 
-from campaign_rules import Violation
+from campaign_rules._core.violations import Violation
 from campaign_rules._validate import validate_create
 
 __all__ = [

@@ -18,11 +18,11 @@ import json
 import os
 import sys
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import IO, Any, Final, Protocol
 
-from campaign_rules import catalogue
+from campaign_rules._export.catalogue import catalogue
 from campaign_rules.audit import AuditSummary, audit_chunk
 
 __all__ = ["CHUNK_BYTES", "IN_FLIGHT_PER_JOB", "add_parser", "audit_paths", "run"]
@@ -82,8 +82,8 @@ def _jobs(text: str) -> int:
     return jobs
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run `campaign-rules audit` with parsed arguments; return the exit status."""
+def run(args: argparse.Namespace) -> tuple[int, str]:
+    """Run `campaign-rules audit` with parsed arguments: the exit status and what to print."""
     jobs = args.jobs or _cpus()
     with contextlib.ExitStack() as stack:
         rows = None
@@ -92,14 +92,13 @@ def run(args: argparse.Namespace) -> int:
                 rows = stack.enter_context(open(args.violations, "w", encoding="utf-8"))
             except OSError as error:
                 _say(f"cannot write {args.violations}: {error}")
-                return EXIT_UNREADABLE
+                return EXIT_UNREADABLE, ""
         advance = stack.enter_context(_progress())
         summary, failed = audit_paths(args.paths, jobs=jobs, rows=rows, advance=advance)
     text = json.dumps(summary.to_json(), indent=2) if args.json else render_table(summary)
-    sys.stdout.write(text + "\n")
     if failed:
-        return EXIT_UNREADABLE
-    return EXIT_VALID if summary.all_valid else EXIT_INVALID
+        return EXIT_UNREADABLE, text + "\n"
+    return (EXIT_VALID if summary.all_valid else EXIT_INVALID), text + "\n"
 
 
 def audit_paths(
@@ -244,7 +243,7 @@ def render_table(summary: AuditSummary) -> str:
     return "\n".join(lines)
 
 
-def _aligned(table: list[tuple[str, ...]]) -> list[str]:
+def _aligned(table: Sequence[tuple[str, ...]]) -> list[str]:
     """The rows of a table in columns: counts on the right, text on the left, two spaces apart."""
     widths = [max(len(row[column]) for row in table) for column in range(len(table[0]) - 1)]
     return [
