@@ -40,7 +40,7 @@ EXIT_UNREADABLE: Final = 2
 _PROGRESS_EXTRA: Final = "campaign-rules[progress]"
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `audit` sub-command to the parser's sub-commands."""
     audit = commands.add_parser(
         "audit",
