@@ -230,6 +230,8 @@ def run_child(mode: str, jobs: int, files: list[Path]) -> dict[str, Any]:
     command = [sys.executable, __file__, "--child", mode, "--jobs", str(jobs)]
     done = subprocess.run([*command, *map(str, files)], check=True, capture_output=True, text=True)
     result: dict[str, Any] = json.loads(done.stdout)
+    # Other jobs on the machine take cores from the parallel runs: say how busy it was.
+    result["load_after"] = os.getloadavg()[0]
     return result
 
 
@@ -283,8 +285,11 @@ def _report(size: int, cores: int, results: dict[tuple[str, int], Any], same: bo
         return float(results[key]["records"] / results[key]["seconds"])
 
     print(f"\n### {size:,} records\n")
-    print("| run | records/s | seconds | peak MiB, main process | peak MiB, its child processes |")
-    print("|---|---:|---:|---:|---:|")
+    print(
+        "| run | records/s | seconds | peak MiB, main process | peak MiB, its child processes "
+        "| load average after |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
     names = {
         ("ceiling", 1): "validate_create over decoded dicts (ceiling)",
         ("bare", 1): "bare loop + JSON decoding",
@@ -296,7 +301,7 @@ def _report(size: int, cores: int, results: dict[tuple[str, int], Any], same: bo
         other = " + ".join(_mib(kib) for kib in found["children_kib"]) or "-"
         print(
             f"| {names[key]} | {rate(key):,.0f} | {found['seconds']:.1f} | "
-            f"{_mib(found['main_kib'])} | {other} |"
+            f"{_mib(found['main_kib'])} | {other} | {found['load_after']:.2f} |"
         )
     one, bare = results[("audit", 1)], results[("bare", 1)]
     slowdown = one["seconds"] / bare["seconds"] * bare["records"] / one["records"]
