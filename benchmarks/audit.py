@@ -32,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import make_corpus
+from campaign_rules._cli.audit import available_cpus
 
 HERE = Path(__file__).resolve().parent
 MiB = 1024 * 1024
@@ -151,13 +153,10 @@ def measure(mode: str, jobs: int, files: list[str]) -> dict[str, Any]:
                 records += len(batch)
         elif mode == "bare":
             start, records = time.perf_counter(), 0
-            for path in files:
-                with open(path, "rb") as file:
-                    for line in file:
-                        if line.strip():
-                            records += 1
-                            with contextlib.suppress(ValueError):
-                                validate_create(json.loads(line))
+            # The last value of `records` is the count.
+            for records, line in enumerate(_lines(files), start=1):  # noqa: B007
+                with contextlib.suppress(ValueError):
+                    validate_create(json.loads(line))
             seconds = time.perf_counter() - start
         elif mode == "audit":
             from campaign_rules._cli import main
@@ -181,17 +180,22 @@ def measure(mode: str, jobs: int, files: list[str]) -> dict[str, Any]:
     }
 
 
-def _batches(files: list[str]) -> Any:
-    batch: list[Any] = []
+def _lines(files: list[str]) -> Iterator[bytes]:
+    """The lines of the files that are not blank."""
     for path in files:
         with open(path, "rb") as file:
-            for line in file:
-                if line.strip():
-                    with contextlib.suppress(ValueError):
-                        batch.append(json.loads(line))
-                if len(batch) == BATCH:
-                    yield batch
-                    batch = []
+            yield from (line for line in file if line.strip())
+
+
+def _batches(files: list[str]) -> Iterator[list[Any]]:
+    """The bodies of the files, decoded, `BATCH` at a time (lines that are not JSON left out)."""
+    batch: list[Any] = []
+    for line in _lines(files):
+        with contextlib.suppress(ValueError):
+            batch.append(json.loads(line))
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
     if batch:
         yield batch
 
@@ -235,12 +239,6 @@ def run_child(mode: str, jobs: int, files: list[Path]) -> dict[str, Any]:
     return result
 
 
-def _cpus() -> int:
-    with contextlib.suppress(AttributeError):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def _mib(kib: int) -> str:
     return f"{kib / 1024:.1f}"
 
@@ -251,7 +249,9 @@ def main() -> int:
     parser.add_argument("--parts", type=int, default=8, help="files a store is written in")
     parser.add_argument("--seed", type=int, default=20261125)
     parser.add_argument("--data", type=Path, default=HERE / ".data", help="where stores live")
-    parser.add_argument("--jobs", type=int, default=_cpus(), help="all jobs (default: cores)")
+    parser.add_argument(
+        "--jobs", type=int, default=available_cpus(), help="all jobs (default: the cores)"
+    )
     parser.add_argument("--no-dask", action="store_true", help="leave the Dask run out")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("files", nargs="*", help=argparse.SUPPRESS)

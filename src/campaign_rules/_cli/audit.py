@@ -25,7 +25,14 @@ from typing import IO, Any, Final, Protocol
 from campaign_rules._export.catalogue import catalogue
 from campaign_rules.audit import AuditSummary, audit_chunk
 
-__all__ = ["CHUNK_BYTES", "IN_FLIGHT_PER_JOB", "add_parser", "audit_paths", "run"]
+__all__ = [
+    "CHUNK_BYTES",
+    "IN_FLIGHT_PER_JOB",
+    "add_parser",
+    "audit_paths",
+    "available_cpus",
+    "run",
+]
 
 # A block handed to a worker: about 1 MiB of whole lines (about 1,000 campaign bodies).
 CHUNK_BYTES: Final = 1 << 20
@@ -84,7 +91,7 @@ def _jobs(text: str) -> int:
 
 def run(args: argparse.Namespace) -> tuple[int, str]:
     """Run `campaign-rules audit` with parsed arguments: the exit status and what to print."""
-    jobs = args.jobs or _cpus()
+    jobs = args.jobs or available_cpus()
     with contextlib.ExitStack() as stack:
         rows = None
         if args.violations is not None:
@@ -193,7 +200,7 @@ def _executor(jobs: int) -> Executor:
     return _InProcess() if jobs == 1 else ProcessPoolExecutor(max_workers=jobs)
 
 
-def _cpus() -> int:
+def available_cpus() -> int:
     """The number of CPUs this process may run on."""
     with contextlib.suppress(AttributeError):
         return len(os.sched_getaffinity(0))
