@@ -1,7 +1,11 @@
 """`campaign-rules audit`: the summary, its JSON, the violation rows, jobs, and bad input."""
 
+import contextlib
 import gzip
 import json
+import os
+import re
+import struct
 import subprocess
 import sys
 
@@ -147,3 +151,42 @@ def test_the_command_in_a_subprocess_reads_standard_input(store, capsys):
     assert json.loads(done.stdout) == audit_lines(data.splitlines()).to_json()
     assert main(["audit", "--json", *map(str, store[:2])]) == 1
     assert json.loads(capsys.readouterr().out) == json.loads(done.stdout)
+
+
+def _stderr_on_a_terminal(argv, prelude=""):
+    """Run the command with standard error on a pseudo-terminal; what it wrote there."""
+    pty = pytest.importorskip("pty")
+    fcntl, termios = pytest.importorskip("fcntl"), pytest.importorskip("termios")
+    main_fd, terminal = pty.openpty()
+    # A terminal of 24 rows and 100 columns: tqdm draws nothing on one of no width.
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    code = f"{prelude}import sys; from campaign_rules._cli import main; sys.exit(main({argv!r}))"
+    with subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=terminal
+    ) as process:
+        os.close(terminal)
+        written = b""
+        with contextlib.suppress(OSError):  # the terminal closes when the command ends
+            while chunk := os.read(main_fd, 4096):
+                written += chunk
+        process.wait()
+    os.close(main_fd)
+    return process.returncode, written.decode()
+
+
+def test_a_progress_bar_counts_records_on_a_terminal(store):
+    pytest.importorskip("tqdm", reason="the progress extra is not installed")
+    status, written = _stderr_on_a_terminal(["audit", "--jobs", "2", *map(str, store)])
+    assert status == 1
+    last = written.strip().split("\r")[-1]
+    assert re.fullmatch(r"1\.\d\dk records \[00:\d\d, [\d.]+k? records/s\]", last), written
+
+
+def test_without_tqdm_a_terminal_is_told_which_extra_adds_the_bar(store):
+    status, written = _stderr_on_a_terminal(
+        ["audit", str(store[0])], prelude="import sys; sys.modules['tqdm'] = None; "
+    )
+    assert status == 1
+    assert written.strip() == (
+        "campaign-rules: no progress bar: install campaign-rules[progress] (tqdm) for one"
+    )
