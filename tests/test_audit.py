@@ -51,6 +51,12 @@ def test_a_line_that_is_not_json_text_is_unreadable_with_its_number(line, reason
     assert (rows[0]["rule"], rows[0]["key"], rows[0]["field"]) == (None, None, None)
 
 
+def test_an_item_that_is_no_line_is_unreadable():
+    summary = audit_lines([VALID, None, 3, ["{}"], VALID])
+    assert (summary.valid, summary.unreadable, summary.unreadable_records) == (2, 3, (2, 3, 4))
+    assert next(violation_rows([None]))["message"] == "the line is neither bytes nor text"
+
+
 def test_json_that_is_no_object_is_an_invalid_record():
     summary = audit_lines(["[1, 2]", "null", '"text"'])
     assert (summary.invalid, summary.unreadable) == (3, 0)

@@ -217,18 +217,20 @@ class _Unreadable:
 _Verdict = tuple[Violation, ...] | _Unreadable | None
 
 
-def _read_line(line: bytes | str) -> _Verdict:
+def _read_line(line: object) -> _Verdict:
     """Decode one line and check the body it holds."""
     try:
         if isinstance(line, bytes):
             if not line.strip(_JSON_WHITESPACE_BYTES):
                 return None
             text = line.decode("utf-8")
-        else:
+        elif isinstance(line, str):
             if not line.strip(_JSON_WHITESPACE):
                 return None
             line.encode("utf-8")  # a lone surrogate (an undecodable byte, escaped) is not text
             text = line
+        else:
+            return _Unreadable("the line is neither bytes nor text")
     except UnicodeError:
         return _Unreadable("the line is not UTF-8 text")
     try:
