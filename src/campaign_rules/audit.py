@@ -113,10 +113,16 @@ class AuditSummary:
             keys=keys,
         )
 
+    def ranked_rules(self) -> list[tuple[str, RuleTally]]:
+        """The rules and their tallies, the rule broken by most records first, then by id."""
+        return sorted(self.rules.items(), key=lambda item: (-item[1].count, item[0]))
+
+    def ranked_keys(self) -> list[tuple[str, int]]:
+        """The error keys and their counts, the key of most records first, then by name."""
+        return sorted(self.keys.items(), key=lambda item: (-item[1], item[0]))
+
     def to_json(self) -> dict[str, object]:
         """The summary as JSON data: counts first, then rules and keys, most records first."""
-        rules = sorted(self.rules.items(), key=lambda item: (-item[1].count, item[0]))
-        keys = sorted(self.keys.items(), key=lambda item: (-item[1], item[0]))
         return {
             "records": self.records,
             "valid": self.valid,
@@ -126,9 +132,9 @@ class AuditSummary:
             "unreadable_records": list(self.unreadable_records),
             "rules": {
                 rule: {"count": tally.count, "first_records": list(tally.first_records)}
-                for rule, tally in rules
+                for rule, tally in self.ranked_rules()
             },
-            "keys": dict(keys),
+            "keys": dict(self.ranked_keys()),
         }
 
 

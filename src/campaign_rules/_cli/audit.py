@@ -237,16 +237,14 @@ def render_table(summary: AuditSummary) -> str:
     if summary.rules:
         rules = {info.id: info for info in catalogue()}
         table = [("records", "rule", "key", "first records", "summary")]
-        for rule, tally in sorted(
-            summary.rules.items(), key=lambda item: (-item[1].count, item[0])
-        ):
+        for rule, tally in summary.ranked_rules():
             info = rules.get(rule)
             key, what = (info.key.value, info.summary) if info else ("", "")
             table.append((f"{tally.count:,}", rule, key, _numbers(tally.first_records), what))
         lines += ["", *_aligned(table)]
     if summary.keys:
-        ranked = sorted(summary.keys.items(), key=lambda item: (-item[1], item[0]))
-        lines += ["", *_aligned([("records", "error key")] + [(f"{n:,}", k) for k, n in ranked])]
+        keys = [(f"{count:,}", key) for key, count in summary.ranked_keys()]
+        lines += ["", *_aligned([("records", "error key"), *keys])]
     return "\n".join(lines)
 
 
