@@ -1,6 +1,8 @@
 """The audit core: summaries of JSON Lines, their rows, and how summaries merge."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -123,3 +125,13 @@ def test_the_summaries_of_consecutive_parts_merge_into_the_summary_of_the_whole(
     assert merge_summaries(audit_lines(part) for part in parts) == audit_lines(lines)
     assert merge_summaries([]) == AuditSummary() == audit_lines([])
     assert AuditSummary().all_valid
+
+
+def test_without_dask_the_dask_module_says_which_extra_adds_it():
+    code = (
+        "import sys; sys.modules['dask'] = None\n"
+        "try:\n    import campaign_rules.dask\n"
+        "except ImportError as error:\n    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "campaign_rules.dask needs Dask: pip install 'campaign-rules[dask]'\n"

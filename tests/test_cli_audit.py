@@ -134,6 +134,14 @@ def test_jobs_must_be_a_positive_whole_number(jobs, store, capsys):
     assert "--jobs: must be a whole number of processes, 1 or more" in capsys.readouterr().err
 
 
+def test_the_help_says_which_extra_adds_what(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "A progress bar needs campaign-rules[progress] (tqdm)" in text
+    assert "more than one machine, campaign_rules.dask (campaign-rules[dask])" in text
+
+
 def test_no_progress_bar_when_standard_error_is_no_terminal(store, capsys):
     main(["audit", "--jobs", "2", *map(str, store)])
     assert capsys.readouterr().err == ""
