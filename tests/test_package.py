@@ -8,6 +8,7 @@ DeprecationWarning that names the new import.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import re
 import subprocess
@@ -28,6 +29,9 @@ PUBLIC_MODULES = (
     "campaign_rules.lifecycle",
     "campaign_rules.responses",
     "campaign_rules.schema",
+    "campaign_rules.audit",
+    # The engine beyond one machine, with the dask extra (which CI installs).
+    *(["campaign_rules.dask"] if importlib.util.find_spec("dask") else []),
 )
 # Modules of the interface beyond the campaign body: validating a body loads none of them.
 NOT_ON_THE_CREATE_PATH = (
@@ -37,6 +41,7 @@ NOT_ON_THE_CREATE_PATH = (
     "campaign_rules.lifecycle",
     "campaign_rules.responses",
     "campaign_rules.schema",
+    "campaign_rules.audit",
     "campaign_rules._wire.models",
     "campaign_rules._export.json_schema",
     "campaign_rules._export.catalogue",

@@ -1,4 +1,4 @@
-"""The command line: `campaign-rules check [--kind KIND] FILE`, `rules` and `schema`."""
+"""The command line: `campaign-rules check [--kind KIND] FILE`, `audit`, `rules` and `schema`."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from campaign_rules import __version__
+from campaign_rules._cli import audit
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.json_schema import render_schema
@@ -55,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _reader_may_leave():
             sys.stdout.write(render_schema())
         return EXIT_VALID
+    if args.command == "audit":
+        status, text = audit.run(args)
+        with _reader_may_leave():
+            sys.stdout.write(text)
+        return status
     if args.kind == "error" and args.status is None:
         parser.error("--kind error needs --status, the HTTP status the body came with")
     if args.kind != "error" and args.status is not None:
@@ -111,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Print the rule catalogue: every rule's id, stage, error key, HTTP status, "
         "source and summary, as the Markdown page docs/rules.md of the repository.",
     )
+    audit.add_parser(commands)
     commands.add_parser(
         "schema",
         help="print the JSON Schema (draft 2020-12) of the campaign creation input",

@@ -1,0 +1,314 @@
+"""Auditing a store of campaign creation bodies: JSON Lines in, a mergeable summary out.
+
+A store is read as JSON Lines, one creation body per line, and every body is checked offline
+with `validate_create` (no directory). `audit_lines` folds the lines into an `AuditSummary`;
+`violation_rows` yields one row per violation. Records are numbered by their line, blank lines
+included, so that record 7 is the seventh line of the input (D-audit-records).
+
+Summaries merge: `first.merge(then)` is the summary of the lines of `first` followed by those of
+`then`, and merging is associative, with the empty `AuditSummary()` as identity. So any engine
+can audit the partitions of a store on its own workers and reduce the summaries in partition
+order: `campaign-rules audit --jobs N` does it over chunks of a file, `campaign_rules.dask`
+over the files of a `dask.bag`.
+
+Nothing here raises on a line: a line that is not JSON text is counted as `unreadable`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Final, NoReturn, TypedDict
+
+import attrs
+
+from campaign_rules._core.violations import Violation
+from campaign_rules._validate import validate_create
+
+__all__ = [
+    "FIRST_RECORDS_KEPT",
+    "AuditSummary",
+    "RuleTally",
+    "ViolationRow",
+    "audit_chunk",
+    "audit_lines",
+    "merge_summaries",
+    "violation_rows",
+]
+
+# How many record numbers a summary keeps per rule, and of unreadable lines (D-audit-summary).
+FIRST_RECORDS_KEPT: Final = 5
+
+# A line is blank when it holds nothing but JSON white space (RFC 8259 section 2).
+_JSON_WHITESPACE: Final = " \t\r\n"
+_JSON_WHITESPACE_BYTES: Final = b" \t\r\n"
+
+
+@attrs.frozen
+class RuleTally:
+    """How many records break one rule, and the numbers of the first of them, in order.
+
+    `first_records` holds the first `FIRST_RECORDS_KEPT` record numbers (fewer when `count` is
+    smaller).
+    """
+
+    count: int
+    first_records: tuple[int, ...]
+
+
+@attrs.frozen
+class AuditSummary:
+    """What an audit of some lines found; `AuditSummary()` is the audit of no line.
+
+    `lines` counts every line read, blank ones included; `records` (a property) the non-blank
+    ones, each `valid`, `invalid` or `unreadable` (not JSON text). `unreadable_records` holds
+    the numbers of the first unreadable lines. `rules` maps a rule id to its `RuleTally`, and
+    `keys` an error key (`"INVALID_REQUEST"`) to the number of records with at least one
+    violation of that key. Record numbers count from 1 at the first line of the lines audited.
+    The mappings are read-only by convention: build a new summary with `merge`.
+    """
+
+    lines: int = 0
+    valid: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    unreadable_records: tuple[int, ...] = ()
+    rules: Mapping[str, RuleTally] = attrs.field(factory=dict)
+    keys: Mapping[str, int] = attrs.field(factory=dict)
+
+    @property
+    def records(self) -> int:
+        """The number of non-blank lines: valid, invalid and unreadable records together."""
+        return self.valid + self.invalid + self.unreadable
+
+    @property
+    def all_valid(self) -> bool:
+        """True when every record was read and is valid (also when there is no record)."""
+        return self.invalid == 0 and self.unreadable == 0
+
+    def merge(self, then: AuditSummary) -> AuditSummary:
+        """The summary of this summary's lines followed by those of `then`.
+
+        The record numbers of `then` move on by `self.lines`. Associative, not commutative:
+        reduce the summaries of partitions in the order of the partitions.
+        """
+        shift = self.lines
+        rules = dict(self.rules)
+        for rule, tally in then.rules.items():
+            mine = rules.get(rule, _NO_TALLY)
+            rules[rule] = RuleTally(
+                mine.count + tally.count, _first(mine.first_records, tally.first_records, shift)
+            )
+        keys = dict(self.keys)
+        for key, count in then.keys.items():
+            keys[key] = keys.get(key, 0) + count
+        return AuditSummary(
+            lines=self.lines + then.lines,
+            valid=self.valid + then.valid,
+            invalid=self.invalid + then.invalid,
+            unreadable=self.unreadable + then.unreadable,
+            unreadable_records=_first(self.unreadable_records, then.unreadable_records, shift),
+            rules=rules,
+            keys=keys,
+        )
+
+    def ranked_rules(self) -> list[tuple[str, RuleTally]]:
+        """The rules and their tallies, the rule broken by most records first, then by id."""
+        return sorted(self.rules.items(), key=lambda item: (-item[1].count, item[0]))
+
+    def ranked_keys(self) -> list[tuple[str, int]]:
+        """The error keys and their counts, the key of most records first, then by name."""
+        return sorted(self.keys.items(), key=lambda item: (-item[1], item[0]))
+
+    def to_json(self) -> dict[str, object]:
+        """The summary as JSON data: counts first, then rules and keys, most records first."""
+        return {
+            "records": self.records,
+            "valid": self.valid,
+            "invalid": self.invalid,
+            "unreadable": self.unreadable,
+            "lines": self.lines,
+            "unreadable_records": list(self.unreadable_records),
+            "rules": {
+                rule: {"count": tally.count, "first_records": list(tally.first_records)}
+                for rule, tally in self.ranked_rules()
+            },
+            "keys": dict(self.ranked_keys()),
+        }
+
+
+_NO_TALLY: Final = RuleTally(0, ())
+
+
+def _first(earlier: tuple[int, ...], later: tuple[int, ...], shift: int) -> tuple[int, ...]:
+    """The first record numbers of two runs of lines, the later one moved on by `shift`."""
+    room = FIRST_RECORDS_KEPT - len(earlier)
+    if room <= 0 or not later:
+        return earlier
+    return earlier + tuple(number + shift for number in later[:room])
+
+
+def merge_summaries(summaries: Iterable[AuditSummary]) -> AuditSummary:
+    """Merge summaries of consecutive runs of lines, in order (`AuditSummary()` for none)."""
+    return functools.reduce(AuditSummary.merge, summaries, AuditSummary())
+
+
+class ViolationRow(TypedDict):
+    """One violation of one record, as a JSON object.
+
+    An unreadable record gives one row with `rule`, `key` and `field` null and the reason in
+    `message` (D-audit-records).
+    """
+
+    record: int
+    rule: str | None
+    key: str | None
+    field: str | None
+    message: str
+
+
+def audit_lines(lines: Iterable[bytes | str]) -> AuditSummary:
+    """Audit JSON Lines: each line one campaign creation body, checked offline.
+
+    `lines` are `bytes` (UTF-8) or `str`, with or without their line break; blank lines are
+    skipped but numbered. Never raises for any line.
+    """
+    return audit_chunk(lines, first_line=1, rows=False)[0]
+
+
+def violation_rows(lines: Iterable[bytes | str], *, first_line: int = 1) -> Iterator[ViolationRow]:
+    """Yield a row for each violation of each record of `lines`, in order.
+
+    Record numbers start at `first_line` (the number of the first line, when `lines` are a part
+    of a larger input). A valid record gives no row; an unreadable one gives one.
+    """
+    for number, line in enumerate(lines, start=first_line):
+        verdict = _read_line(line)
+        if verdict:
+            yield from _rows(number, verdict)
+
+
+def audit_chunk(
+    lines: Iterable[bytes | str], *, first_line: int, rows: bool
+) -> tuple[AuditSummary, str]:
+    """The summary of `lines` and, in the same pass, their violation rows as JSON Lines text.
+
+    The summary numbers records from 1, to be merged after the summary of the lines before;
+    the rows number them from `first_line`. With `rows=False` the text is empty. For engines
+    that write the rows as they go, such as `campaign-rules audit`.
+    """
+    tally = _Tally()
+    text: list[str] = []
+    count = 0
+    for count, line in enumerate(lines, start=1):
+        verdict = _read_line(line)
+        if verdict is None:
+            continue
+        tally.add(count, verdict)
+        if rows and verdict:
+            text.extend(json.dumps(row) + "\n" for row in _rows(first_line + count - 1, verdict))
+    return tally.summary(count), "".join(text)
+
+
+@attrs.frozen
+class _Unreadable:
+    """Why a line is not JSON text."""
+
+    reason: str
+
+
+# What reading a line gives: `None` for a blank line, the violations of its record (none for a
+# valid one), or why it is unreadable.
+_Verdict = tuple[Violation, ...] | _Unreadable | None
+
+
+def _read_line(line: object) -> _Verdict:
+    """Decode one line and check the body it holds."""
+    try:
+        if isinstance(line, bytes):
+            if not line.strip(_JSON_WHITESPACE_BYTES):
+                return None
+            text = line.decode("utf-8")
+        elif isinstance(line, str):
+            if not line.strip(_JSON_WHITESPACE):
+                return None
+            line.encode("utf-8")  # a lone surrogate (an undecodable byte, escaped) is not text
+            text = line
+        else:
+            return _Unreadable("the line is neither bytes nor text")
+    except UnicodeError:
+        return _Unreadable("the line is not UTF-8 text")
+    try:
+        body = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        return _Unreadable(f"the line is not JSON: {error.msg} (column {error.colno})")
+    except ValueError as error:  # NaN or Infinity, or an integer too long to convert
+        return _Unreadable(f"the line is not JSON: {error}")
+    except RecursionError:
+        return _Unreadable("the line is not JSON this tool reads: it is nested too deeply")
+    return validate_create(body).violations
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    # Python's json module reads NaN and Infinity; JSON (RFC 8259) has no such values.
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _rows(number: int, verdict: tuple[Violation, ...] | _Unreadable) -> Iterator[ViolationRow]:
+    if isinstance(verdict, _Unreadable):
+        yield ViolationRow(record=number, rule=None, key=None, field=None, message=verdict.reason)
+        return
+    for violation in verdict:
+        yield ViolationRow(
+            record=number,
+            rule=violation.rule,
+            key=violation.key.value,
+            field=violation.field,
+            message=violation.message,
+        )
+
+
+class _Tally:
+    """A summary being built, one record at a time, in the order of the lines."""
+
+    def __init__(self) -> None:
+        self.valid = 0
+        self.invalid = 0
+        self.unreadable = 0
+        self.unreadable_records: list[int] = []
+        self.rule_counts: dict[str, int] = {}
+        self.rule_records: dict[str, list[int]] = {}
+        self.keys: dict[str, int] = {}
+
+    def add(self, number: int, verdict: tuple[Violation, ...] | _Unreadable) -> None:
+        if isinstance(verdict, _Unreadable):
+            self.unreadable += 1
+            if len(self.unreadable_records) < FIRST_RECORDS_KEPT:
+                self.unreadable_records.append(number)
+        elif not verdict:
+            self.valid += 1
+        else:
+            self.invalid += 1
+            # A record counts once per rule and once per key, however many violations it has.
+            for rule in {violation.rule: None for violation in verdict}:
+                self.rule_counts[rule] = self.rule_counts.get(rule, 0) + 1
+                first = self.rule_records.setdefault(rule, [])
+                if len(first) < FIRST_RECORDS_KEPT:
+                    first.append(number)
+            for key in {violation.key.value: None for violation in verdict}:
+                self.keys[key] = self.keys.get(key, 0) + 1
+
+    def summary(self, lines: int) -> AuditSummary:
+        return AuditSummary(
+            lines=lines,
+            valid=self.valid,
+            invalid=self.invalid,
+            unreadable=self.unreadable,
+            unreadable_records=tuple(self.unreadable_records),
+            rules={
+                rule: RuleTally(count, tuple(self.rule_records[rule]))
+                for rule, count in self.rule_counts.items()
+            },
+            keys=dict(self.keys),
+        )

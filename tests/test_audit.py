@@ -1,0 +1,137 @@
+"""The audit core: summaries of JSON Lines, their rows, and how summaries merge."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from campaign_rules import validate_create
+from campaign_rules.audit import (
+    FIRST_RECORDS_KEPT,
+    AuditSummary,
+    RuleTally,
+    audit_chunk,
+    audit_lines,
+    merge_summaries,
+    violation_rows,
+)
+from tests.audit_support import BROKEN, INVALID, VALID, store_lines
+
+
+def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
+    summary = audit_lines([VALID, "", INVALID, " \t\r\n", VALID])
+    assert (summary.lines, summary.records) == (5, 3)
+    assert (summary.valid, summary.invalid, summary.unreadable) == (2, 1, 0)
+    assert summary.rules["retries.within_bounds"] == RuleTally(1, (3,))
+    assert summary.keys == {"INVALID_REQUEST": 1, "SCHEDULED_MODE_ONLY": 1}
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (BROKEN, "the line is not JSON: Unterminated string starting at (column 10)"),
+        ("NaN", "the line is not JSON: NaN is not a JSON value"),
+        ('{"retries": -Infinity}', "the line is not JSON: -Infinity is not a JSON value"),
+        ("1" * 5000, "the line is not JSON: Exceeds the limit (4300 digits)"),
+        ("[" * 100_000, "the line is not JSON this tool reads: it is nested too deeply"),
+        (b'{"name": "\xff"}', "the line is not UTF-8 text"),
+        ('{"name": "\udcff"}', "the line is not UTF-8 text"),
+        ("\ufeff" + VALID, "the line is not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)"),
+        ("\x0c", "the line is not JSON: Expecting value (column 1)"),
+    ],
+)
+def test_a_line_that_is_not_json_text_is_unreadable_with_its_number(line, reason):
+    lines = [VALID, line, VALID]
+    summary = audit_lines(lines)
+    assert (summary.valid, summary.invalid, summary.unreadable) == (2, 0, 1)
+    assert summary.unreadable_records == (2,)
+    rows = list(violation_rows(lines))
+    assert len(rows) == 1
+    assert rows[0]["record"] == 2
+    assert rows[0]["message"].startswith(reason)
+    assert (rows[0]["rule"], rows[0]["key"], rows[0]["field"]) == (None, None, None)
+
+
+def test_an_item_that_is_no_line_is_unreadable():
+    summary = audit_lines([VALID, None, 3, ["{}"], VALID])
+    assert (summary.valid, summary.unreadable, summary.unreadable_records) == (2, 3, (2, 3, 4))
+    assert next(violation_rows([None]))["message"] == "the line is neither bytes nor text"
+
+
+def test_json_that_is_no_object_is_an_invalid_record():
+    summary = audit_lines(["[1, 2]", "null", '"text"'])
+    assert (summary.invalid, summary.unreadable) == (3, 0)
+    assert summary.rules == {"payload.is_object": RuleTally(3, (1, 2, 3))}
+
+
+def test_bytes_and_text_lines_with_or_without_line_breaks_give_one_summary():
+    lines = store_lines(200, seed=3)
+    as_text = audit_lines(lines)
+    assert audit_lines([line.encode() for line in lines]) == as_text
+    assert audit_lines([line + "\r\n" for line in lines]) == as_text
+    assert audit_lines([(line + "\n").encode() for line in lines]) == as_text
+
+
+def test_rows_are_the_violations_validate_create_reports_in_order():
+    rows = list(violation_rows([VALID, "", INVALID], first_line=41))
+    violations = validate_create(json.loads(INVALID)).violations
+    assert [(row["rule"], row["key"], row["field"], row["message"]) for row in rows] == [
+        (violation.rule, violation.key.value, violation.field, violation.message)
+        for violation in violations
+    ]
+    assert {row["record"] for row in rows} == {43}
+
+
+def test_a_chunk_gives_its_summary_and_its_rows_as_json_lines_in_one_pass():
+    lines = store_lines(300, seed=4)
+    summary, text = audit_chunk(lines, first_line=1001, rows=True)
+    assert summary == audit_lines(lines)
+    assert [json.loads(row) for row in text.splitlines()] == list(
+        violation_rows(lines, first_line=1001)
+    )
+    assert audit_chunk(lines, first_line=1, rows=False) == (summary, "")
+
+
+def test_only_the_first_record_numbers_are_kept():
+    summary = audit_lines(["[]"] * 12 + [BROKEN] * 9)
+    assert summary.rules["payload.is_object"] == RuleTally(12, (1, 2, 3, 4, 5))
+    assert summary.unreadable_records == (13, 14, 15, 16, 17)
+    assert FIRST_RECORDS_KEPT == 5
+
+
+def test_the_json_summary_has_integer_counts_and_ranks_rules_by_records():
+    summary = audit_lines(["[]", "[]", INVALID, BROKEN, VALID, ""])
+    data = summary.to_json()
+    assert {name: data[name] for name in ("records", "valid", "invalid", "unreadable")} == {
+        "records": 5,
+        "valid": 1,
+        "invalid": 3,
+        "unreadable": 1,
+    }
+    assert data["lines"] == 6
+    assert data["unreadable_records"] == [4]
+    assert next(iter(data["rules"].items())) == (
+        "payload.is_object",
+        {"count": 2, "first_records": [1, 2]},
+    )
+    assert data["keys"] == {"INVALID_REQUEST": 3, "SCHEDULED_MODE_ONLY": 1}
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_the_summaries_of_consecutive_parts_merge_into_the_summary_of_the_whole():
+    lines = store_lines(500, seed=5)
+    parts = [lines[:7], lines[7:7], lines[7:230], lines[230:]]
+    assert merge_summaries(audit_lines(part) for part in parts) == audit_lines(lines)
+    assert merge_summaries([]) == AuditSummary() == audit_lines([])
+    assert AuditSummary().all_valid
+
+
+def test_without_dask_the_dask_module_says_which_extra_adds_it():
+    code = (
+        "import sys; sys.modules['dask'] = None\n"
+        "try:\n    import campaign_rules.dask\n"
+        "except ImportError as error:\n    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "campaign_rules.dask needs Dask: pip install 'campaign-rules[dask]'\n"

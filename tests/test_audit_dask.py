@@ -1,0 +1,58 @@
+"""`campaign_rules.dask` on a real local `distributed` cluster of 2 worker processes.
+
+Needs the `dask` extra (`.ci/run` installs it); without it the module is skipped.
+"""
+
+import gzip
+import io
+
+import pytest
+
+pytest.importorskip("dask.bag", reason="the dask extra is not installed")
+distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+
+from campaign_rules.audit import audit_lines  # noqa: E402
+from campaign_rules.dask import audit  # noqa: E402
+from tests.audit_support import write_store  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        client.wait_for_workers(2)
+        yield client
+
+
+def test_the_cluster_summary_of_several_files_is_the_single_process_one(client, tmp_path):
+    paths = write_store(tmp_path, parts=5, count=150, seed=21)
+    lines = [line for path in paths for line in _lines(path)]
+    expected = audit_lines(lines)
+    assert min(expected.valid, expected.invalid, expected.unreadable) > 0
+    summary = audit([str(path) for path in paths])
+    assert summary == expected
+    assert summary.to_json() == expected.to_json()
+    # Both workers took part: the audit really ran on the cluster.
+    assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_a_glob_is_read_in_sorted_order(client, tmp_path):
+    paths = write_store(tmp_path, parts=3, count=60, seed=31)
+    expected = audit_lines([line for path in sorted(paths) for line in _lines(path)])
+    assert audit(str(tmp_path / "part-*")) == expected
+
+
+def test_a_missing_file_raises_its_os_error(client, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        audit([str(tmp_path / "absent.jsonl")])
+
+
+def _lines(path):
+    data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    return io.BytesIO(data).readlines()

@@ -1,0 +1,200 @@
+"""`campaign-rules audit`: the summary, its JSON, the violation rows, jobs, and bad input."""
+
+import contextlib
+import gzip
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+import pytest
+
+from campaign_rules._cli import audit as command
+from campaign_rules._cli import main
+from campaign_rules.audit import audit_lines, violation_rows
+from tests.audit_support import BROKEN, INVALID, VALID, write_store
+
+
+@pytest.fixture
+def store(tmp_path):
+    return write_store(tmp_path, parts=3, count=400, seed=7)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of 4 KiB instead of 1 MiB, so that a small store is many blocks."""
+    monkeypatch.setattr(command, "CHUNK_BYTES", 4096)
+
+
+def _all_lines(paths):
+    lines = []
+    for path in paths:
+        data = path.read_bytes()
+        lines += (gzip.decompress(data) if path.suffix == ".gz" else data).splitlines()
+    return lines
+
+
+def _audit_json(capsys, *args):
+    status = main(["audit", "--json", *map(str, args)])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_the_table_ranks_rules_with_their_key_first_records_and_summary(tmp_path, capsys):
+    path = tmp_path / "store.jsonl"
+    path.write_text("\n".join([VALID, "", INVALID, "[]", BROKEN, INVALID]) + "\n")
+    assert main(["audit", "--jobs", "1", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[:4] == [
+        "records               5",
+        "valid                 1",
+        "invalid               3",
+        "unreadable            1  first on lines 5",
+    ]
+    header, first = out[5], out[6]
+    assert header.split() == ["records", "rule", "key", "first", "records", "summary"]
+    assert first.split()[:5] == ["2", "agent_id.is_uuid_v4", "INVALID_REQUEST", "3,", "6"]
+    assert "`agent_id` is a UUID v4" in first
+    assert out[-3:] == [
+        "records  error key",
+        "      3  INVALID_REQUEST",
+        "      2  SCHEDULED_MODE_ONLY",
+    ]
+
+
+def test_all_valid_exits_0(tmp_path, capsys):
+    path = tmp_path / "store.jsonl"
+    path.write_text(f"{VALID}\n\n{VALID}")  # no line break at the end
+    status, summary = _audit_json(capsys, path)
+    assert status == 0
+    assert (summary["records"], summary["valid"], summary["lines"]) == (2, 2, 3)
+
+
+def test_the_json_summary_is_the_core_summary_of_the_files_in_order(store, capsys):
+    status, summary = _audit_json(capsys, "--jobs", "1", *store)
+    assert status == 1
+    assert summary == audit_lines(_all_lines(store)).to_json()
+
+
+def test_any_number_of_jobs_gives_the_same_summary_and_rows(store, tmp_path, capsys, small_blocks):
+    outputs = []
+    for jobs in ("1", "2", "3"):
+        rows = tmp_path / f"rows-{jobs}.jsonl"
+        status, summary = _audit_json(capsys, "--jobs", jobs, "--violations", rows, *store)
+        assert status == 1
+        outputs.append((summary, rows.read_text()))
+    assert outputs[0] == outputs[1] == outputs[2]
+    expected = list(violation_rows(_all_lines(store)))
+    assert [json.loads(line) for line in outputs[0][1].splitlines()] == expected
+
+
+def test_a_non_json_line_is_counted_and_the_audit_goes_on(tmp_path, capsys):
+    path = tmp_path / "store.jsonl"
+    path.write_bytes(b"\n".join([VALID.encode(), b"{not json", b'{"name": "\xff"}', b"NaN"]))
+    rows = tmp_path / "rows.jsonl"
+    status, summary = _audit_json(capsys, "--violations", rows, path)
+    assert status == 1
+    assert (summary["valid"], summary["unreadable"], summary["unreadable_records"]) == (
+        1,
+        3,
+        [2, 3, 4],
+    )
+    assert [json.loads(line)["record"] for line in rows.read_text().splitlines()] == [2, 3, 4]
+    assert capsys.readouterr().err == ""
+
+
+def test_a_missing_file_exits_2_after_auditing_the_others(store, tmp_path, capsys):
+    missing = tmp_path / "absent.jsonl"
+    status = main(["audit", "--json", str(store[0]), str(missing), str(store[1])])
+    assert status == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"campaign-rules: cannot read {missing}: [Errno 2]")
+    summary = json.loads(captured.out)
+    assert summary == audit_lines(_all_lines([store[0], store[1]])).to_json()
+
+
+def test_a_broken_gzip_file_exits_2(tmp_path, capsys):
+    path = tmp_path / "store.jsonl.gz"
+    path.write_bytes(gzip.compress((VALID + "\n").encode() * 50)[:-20])
+    assert main(["audit", str(path)]) == 2
+    assert "campaign-rules: cannot read" in capsys.readouterr().err
+
+
+def test_an_unwritable_violations_file_exits_2(store, tmp_path, capsys):
+    assert main(["audit", "--violations", str(tmp_path / "no" / "rows"), str(store[0])]) == 2
+    assert "campaign-rules: cannot write" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_jobs_must_be_a_positive_whole_number(jobs, store, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["audit", "--jobs", jobs, str(store[0])])
+    assert exit_info.value.code == 2
+    assert "--jobs: must be a whole number of processes, 1 or more" in capsys.readouterr().err
+
+
+def test_the_help_says_which_extra_adds_what(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "A progress bar needs campaign-rules[progress] (tqdm)" in text
+    assert "more than one machine, campaign_rules.dask (campaign-rules[dask])" in text
+
+
+def test_no_progress_bar_when_standard_error_is_no_terminal(store, capsys):
+    main(["audit", "--jobs", "2", *map(str, store)])
+    assert capsys.readouterr().err == ""
+
+
+def test_the_command_in_a_subprocess_reads_standard_input(store, capsys):
+    data = b"".join(path.read_bytes() for path in store[:2])
+    done = subprocess.run(
+        [sys.executable, "-m", "campaign_rules", "audit", "--json", "--jobs", "2", "-"],
+        input=data,
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (1, b"")
+    assert json.loads(done.stdout) == audit_lines(data.splitlines()).to_json()
+    assert main(["audit", "--json", *map(str, store[:2])]) == 1
+    assert json.loads(capsys.readouterr().out) == json.loads(done.stdout)
+
+
+def _stderr_on_a_terminal(argv, prelude=""):
+    """Run the command with standard error on a pseudo-terminal; what it wrote there."""
+    pty = pytest.importorskip("pty")
+    fcntl, termios = pytest.importorskip("fcntl"), pytest.importorskip("termios")
+    main_fd, terminal = pty.openpty()
+    # A terminal of 24 rows and 100 columns: tqdm draws nothing on one of no width.
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    code = f"{prelude}import sys; from campaign_rules._cli import main; sys.exit(main({argv!r}))"
+    with subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=terminal
+    ) as process:
+        os.close(terminal)
+        written = b""
+        with contextlib.suppress(OSError):  # the terminal closes when the command ends
+            while chunk := os.read(main_fd, 4096):
+                written += chunk
+        process.wait()
+    os.close(main_fd)
+    return process.returncode, written.decode()
+
+
+def test_a_progress_bar_counts_records_on_a_terminal(store):
+    pytest.importorskip("tqdm", reason="the progress extra is not installed")
+    status, written = _stderr_on_a_terminal(["audit", "--jobs", "2", *map(str, store)])
+    assert status == 1
+    last = written.strip().split("\r")[-1]
+    assert re.fullmatch(r"1\.\d\dk records \[00:\d\d, [\d.]+k? records/s\]", last), written
+
+
+def test_without_tqdm_a_terminal_is_told_which_extra_adds_the_bar(store):
+    status, written = _stderr_on_a_terminal(
+        ["audit", str(store[0])], prelude="import sys; sys.modules['tqdm'] = None; "
+    )
+    assert status == 1
+    assert written.strip() == (
+        "campaign-rules: no progress bar: install campaign-rules[progress] (tqdm) for one"
+    )
