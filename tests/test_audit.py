@@ -34,7 +34,7 @@ def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
         ("NaN", "the line is not JSON: NaN is not a JSON value"),
         ('{"retries": -Infinity}', "the line is not JSON: -Infinity is not a JSON value"),
         ("1" * 5000, "the line is not JSON: Exceeds the limit (4300 digits)"),
-        ("[" * 100_000, "the line is not JSON this tool reads: it is nested too deeply"),
+        ("[" * 100_000, "the line is not JSON: it is nested too deeply for this tool"),
         (b'{"name": "\xff"}', "the line is not UTF-8 text"),
         ('{"name": "\udcff"}', "the line is not UTF-8 text"),
         ("\ufeff" + VALID, "the line is not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)"),

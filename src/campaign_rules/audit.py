@@ -19,10 +19,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Final, NoReturn, TypedDict
+from typing import Final, TypedDict
 
 import attrs
 
+from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.violations import Violation
 from campaign_rules._validate import validate_create
 
@@ -240,19 +241,11 @@ def _read_line(line: object) -> _Verdict:
     except UnicodeError:
         return _Unreadable("the line is not UTF-8 text")
     try:
-        body = json.loads(text, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as error:
-        return _Unreadable(f"the line is not JSON: {error.msg} (column {error.colno})")
-    except ValueError as error:  # NaN or Infinity, or an integer too long to convert
-        return _Unreadable(f"the line is not JSON: {error}")
-    except RecursionError:
-        return _Unreadable("the line is not JSON this tool reads: it is nested too deeply")
+        body = decode_json(text)
+    except NotJson as error:
+        where = f" (column {error.where[1]})" if error.where else ""
+        return _Unreadable(f"the line is not JSON: {error.reason}{where}")
     return validate_create(body).violations
-
-
-def _refuse_constant(name: str) -> NoReturn:
-    # Python's json module reads NaN and Infinity; JSON (RFC 8259) has no such values.
-    raise ValueError(f"{name} is not a JSON value")
 
 
 def _rows(number: int, verdict: tuple[Violation, ...] | _Unreadable) -> Iterator[ViolationRow]:

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from campaign_rules import __version__
 from campaign_rules._cli import audit
+from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.json_schema import render_schema
@@ -177,18 +178,10 @@ def _load(path: str) -> object:
     except (OSError, UnicodeDecodeError) as error:
         _fail(f"cannot read {path}: {error}")
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as error:
-        _fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
-    except ValueError as error:  # NaN/Infinity, or an integer too long to convert
-        _fail(f"{path} is not valid JSON: {error}")
-    except RecursionError:
-        _fail(f"{path} is not valid JSON for this tool: it is nested too deeply")
-
-
-def _refuse_constant(name: str) -> NoReturn:
-    # Python's json module reads NaN and Infinity; JSON (RFC 8259) has no such values.
-    raise ValueError(f"{name} is not a JSON value")
+        return decode_json(text)
+    except NotJson as error:
+        where = f" at line {error.where[0]} column {error.where[1]}" if error.where else ""
+        _fail(f"{path} is not valid JSON: {error.reason}{where}")
 
 
 def _fail(reason: str) -> NoReturn:

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, NoReturn
 
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
 
 __all__ = [
     "PLAIN_CLASSES",
+    "NotJson",
     "array_length",
     "as_boolean",
     "as_integer",
     "as_string",
+    "decode_json",
     "is_object",
     "is_oversized_object",
     "item_path",
@@ -233,3 +235,35 @@ def plain_json_copy(value: object) -> object:
     if issubclass(type(value), int):
         return int.__int__(value)  # type: ignore[arg-type]
     return float.__float__(value)  # type: ignore[arg-type]
+
+
+class NotJson(ValueError):
+    """Why a text is not one JSON value: `where` is its position, when the decoder gave one."""
+
+    def __init__(self, reason: str, where: tuple[int, int] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.where = where  # (line, column), both from 1
+
+
+def decode_json(text: str) -> object:
+    """The JSON value of `text` (RFC 8259), or `NotJson` saying why there is none.
+
+    Python's `json` module reads `NaN` and `Infinity`, which JSON has not: they are refused.
+    An integer too long to convert and nesting too deep for the decoder are refused too, so the
+    command line and the audit read a file or a line the same way.
+    """
+    import json  # here: checking a body never decodes text, and `json` costs import time
+
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise NotJson(error.msg, (error.lineno, error.colno)) from None
+    except ValueError as error:  # NaN or Infinity, or an integer too long to convert
+        raise NotJson(str(error)) from None
+    except RecursionError:
+        raise NotJson("it is nested too deeply for this tool") from None
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a JSON value")
