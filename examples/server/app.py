@@ -69,6 +69,7 @@ from campaign_rules.requests import (
     parse_authorization,
 )
 from campaign_rules.responses import CampaignDetail, parse_contact_response, parse_thread
+from campaign_rules.schema import openapi
 
 BASE_PATH = "/api/v1.0"
 T = TypeVar("T")
@@ -296,7 +297,14 @@ def create_app(
     _check_database(database)
     clock = time.monotonic_ns if frozen_clock_ns is None else (lambda: frozen_clock_ns)
     service = CampaignService(database, clock, rate_per_second)
+    document = openapi()  # one document for the life of the process
+
+    async def interface(_: Request) -> Response:
+        return JSONResponse(document)
+
     routes = [
+        # The interface as OpenAPI 3.1, from the library; no credentials needed (D-openapi).
+        Route("/openapi.json", interface, methods=["GET"]),
         Route("/campaigns", service.create_campaign, methods=["POST"]),
         Route("/campaigns/{id}/contacts/{contact_id}", service.get_contact, methods=["GET"]),
         Route("/thread/{id}", service.get_thread, methods=["GET"]),

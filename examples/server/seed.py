@@ -28,7 +28,7 @@ OVERDRAWN_AGENT = "7d1e4b2a-9c3f-4a6d-8e5b-1f2a3c4d5e6f"
 PHONE_INTEGRATION = "int_voice_mx_01"
 WHATSAPP_INTEGRATION = "int_wa_mx_02"
 TAGS = ("tag_vip", "tag_do_not_call")
-CAMPAIGN_ID = 1
+CAMPAIGN_ID = 1042  # the ids of examples/responses/, which the OpenAPI document shows
 CONTACT_ID = 17
 THREAD_ID = "th_5f2a9c"
 
