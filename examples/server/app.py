@@ -45,9 +45,10 @@ from typing import Any, NoReturn, TypeVar
 
 from examples.server import store
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Route
 
 from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
 from campaign_rules.idempotency import (
@@ -302,14 +303,41 @@ def create_app(
     async def interface(_: Request) -> Response:
         return JSONResponse(document)
 
+    # A path parameter is whatever the path holds there, even empty or with a line break: the
+    # library's path checks judge it, so a malformed id is its 404, never the router's.
     routes = [
         # The interface as OpenAPI 3.1, from the library; no credentials needed (D-openapi).
-        Route("/openapi.json", interface, methods=["GET"]),
-        Route("/campaigns", service.create_campaign, methods=["POST"]),
-        Route("/campaigns/{id}/contacts/{contact_id}", service.get_contact, methods=["GET"]),
-        Route("/thread/{id}", service.get_thread, methods=["GET"]),
+        Route(f"{BASE_PATH}/openapi.json", interface, methods=["GET"]),
+        Route(f"{BASE_PATH}/campaigns", service.create_campaign, methods=["POST"]),
+        Route(
+            f"{BASE_PATH}/campaigns/{{id:anything}}/contacts/{{contact_id:anything}}",
+            service.get_contact,
+            methods=["GET"],
+        ),
+        Route(f"{BASE_PATH}/thread/{{id:anything}}", service.get_thread, methods=["GET"]),
     ]
-    return Starlette(routes=[Mount(BASE_PATH, routes=routes)])
+    return Starlette(routes=routes, exception_handlers={404: _no_route})
+
+
+class _Anything(Convertor[str]):
+    """Any text of a path, slashes and line breaks included (Starlette's `path` stops at those)."""
+
+    regex = "[\\s\\S]*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("anything", _Anything())
+
+
+async def _no_route(request: Request, _: Exception) -> Response:
+    """A path that no operation has: the library's 404 envelope, not a plain-text page."""
+    violation = Violation(ErrorKey.NOT_FOUND, None, "no operation has this path", "server.route")
+    return _answer(ContactPathResult(value=None, violations=(violation,)))
 
 
 # Start-up: settings and the database, each refused with one line and an exit status.
