@@ -91,6 +91,10 @@ OPENAPI_EXCEPTIONS: Final[Mapping[str, str]] = {
         "schema of `analytics` is any object, where the reader also caps it at 10,000 values "
         "32 levels deep (D-response-caps)"
     ),
+    "error.status_is_an_error_status": (
+        "the status is not part of the body: the document has an error body only under the "
+        "error statuses, so a body that came with another status is outside it"
+    ),
 }
 
 _JSON: Final = "application/json"
