@@ -81,7 +81,7 @@ def running_server(
         )
     base_url = f"http://127.0.0.1:{port}/api/v1.0"
     try:
-        _wait_until_ready(base_url, process, log)
+        wait_until_ready(base_url, process, log)
         yield Server(base_url=base_url, database=database)
     finally:
         process.terminate()
@@ -92,7 +92,7 @@ def running_server(
             process.wait()
 
 
-def _wait_until_ready(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+def wait_until_ready(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
     """Poll until the server answers (any status will do), or raise with its log."""
     deadline = time.monotonic() + _STARTUP_SECONDS
     while time.monotonic() < deadline:
