@@ -10,7 +10,7 @@ Settings, from the environment when uvicorn calls `create_app()` without argumen
 - `CAMPAIGN_SERVER_DB`: the SQLite file (required), made by `seed.py`.
 - `CAMPAIGN_SERVER_RATE_PER_SECOND`: the requests per second (and burst) each API key has per
   operation; the spec's 12 when unset. The contract test raises it, so that Schemathesis tests
-  the operations rather than the limiter (docs/decisions.md, D-contract-rate).
+  the operations rather than the limiter (docs/decisions.md, D-contract-test).
 - `CAMPAIGN_SERVER_FROZEN_CLOCK_NS`: for tests only. The rate limiters read this fixed time
   instead of `time.monotonic_ns()`, so each API key has exactly its burst of 12 requests per
   operation for the life of the process, and the 13th is refused however fast the machine is.
