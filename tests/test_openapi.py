@@ -114,7 +114,7 @@ def test_it_names_the_rules_it_cannot_say() -> None:
     for rule in (
         "schedule.window_starts_before_stop",
         "cycles.start_date_not_after_end_date",
-        "response.analytics_holds_plain_json",
+        "response.opaque_members_hold_plain_json",
         "error.status_is_an_error_status",
     ):
         assert rule in description

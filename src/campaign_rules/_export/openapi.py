@@ -86,7 +86,7 @@ _API_VERSION: Final = "1.0"
 # D-openapi: the response rules JSON Schema cannot state, each with the reason. Where one of
 # them fires, a response schema accepts a body its reader refuses; nowhere else do they differ.
 OPENAPI_EXCEPTIONS: Final[Mapping[str, str]] = {
-    "response.analytics_holds_plain_json": (
+    "response.opaque_members_hold_plain_json": (
         "JSON Schema cannot count the values of a free-form object nor bound its depth: the "
         "schema of `analytics` is any object, where the reader also caps it at 10,000 values "
         "32 levels deep (D-response-caps)"
