@@ -129,6 +129,7 @@ class _Operation:
     success_status: int
     success_schema: str
     success_example: str
+    parameters: Callable[[], list[dict[str, Any]]]  # a lambda: the builders come further down
     # Spec 7.4: the thread operation's errors are `{error: <status>, message}` bodies.
     status_bodies: bool = False
 
@@ -151,6 +152,7 @@ _OPERATIONS: Final = (
         success_status=201,
         success_schema="CreateResponse",
         success_example="responses/create_response.json",
+        parameters=lambda: _create_parameters(),
     ),
     _Operation(
         path="/campaigns/{id}/contacts/{contact_id}",
@@ -162,6 +164,7 @@ _OPERATIONS: Final = (
         success_status=200,
         success_schema="ContactResponse",
         success_example="responses/contact_response.json",
+        parameters=lambda: _contact_parameters(),
     ),
     _Operation(
         path="/thread/{id}",
@@ -176,6 +179,7 @@ _OPERATIONS: Final = (
         success_status=200,
         success_schema="Thread",
         success_example="responses/thread.json",
+        parameters=lambda: _thread_parameters(),
         status_bodies=True,
     ),
 )
@@ -313,16 +317,20 @@ def _thread_id(example: str) -> dict[str, Any]:
     }
 
 
-def _parameters(operation: _Operation) -> list[dict[str, Any]]:
-    if operation.operation_id == "createCampaign":
-        return [_idempotency_key()]
-    if operation.operation_id == "getCampaignContact":
-        campaign = _example("responses/create_response.json")["campaign"]["id"]
-        contact = _example("responses/contact_response.json")["contact"]["id"]
-        return [
-            _path_id("id", "The campaign's id", campaign),
-            _path_id("contact_id", "The contact's id within the campaign", contact),
-        ]
+def _create_parameters() -> list[dict[str, Any]]:
+    return [_idempotency_key()]
+
+
+def _contact_parameters() -> list[dict[str, Any]]:
+    campaign = _example("responses/create_response.json")["campaign"]["id"]
+    contact = _example("responses/contact_response.json")["contact"]["id"]
+    return [
+        _path_id("id", "The campaign's id", campaign),
+        _path_id("contact_id", "The contact's id within the campaign", contact),
+    ]
+
+
+def _thread_parameters() -> list[dict[str, Any]]:
     return [_thread_id(_example("responses/thread.json")["id"])]
 
 
@@ -333,7 +341,7 @@ def _paths() -> dict[str, Any]:
             "operationId": operation.operation_id,
             "summary": operation.summary,
             "description": operation.description,
-            "parameters": _parameters(operation),
+            "parameters": operation.parameters(),
             "responses": _responses(operation),
         }
         if operation.method == "post":
