@@ -32,10 +32,13 @@ from campaign_rules._core.formats import (
 from campaign_rules._core.limits import (
     AUTHORIZATION_SCHEME,
     IDEMPOTENCY_KEY_MAX_LENGTH,
+    IDEMPOTENCY_WINDOW_SECONDS,
     OBJECT_MAX_MEMBERS,
     PATH_ID_MAX,
     RESPONSE_ARRAY_MAX_ITEMS,
     RESPONSE_MAP_MAX_MEMBERS,
+    RESPONSE_OPAQUE_MAX_DEPTH,
+    RESPONSE_OPAQUE_MAX_VALUES,
     THREAD_ID_MAX_LENGTH,
     VISIBLE_ASCII,
 )
@@ -88,8 +91,9 @@ _API_VERSION: Final = "1.0"
 OPENAPI_EXCEPTIONS: Final[Mapping[str, str]] = {
     "response.opaque_members_hold_plain_json": (
         "JSON Schema cannot count the values of a free-form object nor bound its depth: the "
-        "schema of `analytics` is any object, where the reader also caps it at 10,000 values "
-        "32 levels deep (D-response-caps)"
+        "schema of `analytics` is any object, where the reader also caps it at "
+        f"{RESPONSE_OPAQUE_MAX_VALUES:,} values {RESPONSE_OPAQUE_MAX_DEPTH} levels deep "
+        "(D-response-caps)"
     ),
     "error.status_is_an_error_status": (
         "the status is not part of the body: the document has an error body only under the "
@@ -279,8 +283,9 @@ def _idempotency_key() -> dict[str, Any]:
         "in": "header",
         "required": False,
         "description": (
-            "Optional; a UUID is recommended. A replay of the same request within 24 hours "
-            "answers the first response again; the key with another body is a 400 "
+            "Optional; a UUID is recommended. A replay of the same request within "
+            f"{IDEMPOTENCY_WINDOW_SECONDS // 3600} hours answers the first response again; "
+            "the key with another body is a 400 "
             "(spec 4.1 rule 2, D-idempotency-key, D-idempotency)."
         ),
         "schema": {"type": "string", "minLength": 1, **key.keywords()},
