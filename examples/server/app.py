@@ -7,10 +7,17 @@ Run it on a database made by `seed.py`::
 
 Settings, from the environment when uvicorn calls `create_app()` without arguments:
 
-- `CAMPAIGN_SERVER_DB`: the SQLite file (required).
+- `CAMPAIGN_SERVER_DB`: the SQLite file (required), made by `seed.py`.
+- `CAMPAIGN_SERVER_RATE_PER_SECOND`: the requests per second (and burst) each API key has per
+  operation; the spec's 12 when unset. The contract test raises it, so that Schemathesis tests
+  the operations rather than the limiter (docs/decisions.md, D-contract-test).
 - `CAMPAIGN_SERVER_FROZEN_CLOCK_NS`: for tests only. The rate limiters read this fixed time
   instead of `time.monotonic_ns()`, so each API key has exactly its burst of 12 requests per
   operation for the life of the process, and the 13th is refused however fast the machine is.
+
+A setting that is missing or wrong, or a database that does not exist or was not made by
+`seed.py`, stops the start with one line on standard error, `campaign server: ...`, and exit
+status 2 (a setting) or 1 (the database), never a traceback or a server that answers 500.
 
 The endpoints are coroutines that call SQLite directly: each call takes a millisecond or so on
 a local file. A busier service would move the database work to a thread pool (the limiters
@@ -29,17 +36,19 @@ import datetime
 import json
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from examples.server import store
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Route
 
 from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
 from campaign_rules.idempotency import (
@@ -61,8 +70,10 @@ from campaign_rules.requests import (
     parse_authorization,
 )
 from campaign_rules.responses import CampaignDetail, parse_contact_response, parse_thread
+from campaign_rules.schema import openapi
 
 BASE_PATH = "/api/v1.0"
+T = TypeVar("T")
 _UNKNOWN_KEY = "the API key is not known"
 _NOT_JSON = "the request body is not JSON"
 
@@ -70,13 +81,22 @@ _NOT_JSON = "the request body is not JSON"
 class CampaignService:
     """The endpoints, over one SQLite file, with one rate limiter per operation (D-rate-scope)."""
 
-    def __init__(self, database: str | Path, clock: Callable[[], int] = time.monotonic_ns):
-        """Serve `database`; `clock` gives the limiters' time in integer nanoseconds."""
+    def __init__(
+        self,
+        database: str | Path,
+        clock: Callable[[], int] = time.monotonic_ns,
+        rate_per_second: int | None = None,
+    ):
+        """Serve `database`; `clock` gives the limiters' time in integer nanoseconds.
+
+        `rate_per_second` sets each operation's rate and burst per API key; `None` keeps the
+        spec's 12 (spec 8, D-rate-limit).
+        """
         self.database = database
         self.clock = clock
-        self.create_limit = RateLimiter()
-        self.contact_limit = RateLimiter()
-        self.thread_limit = RateLimiter()
+        self.create_limit = _limiter(rate_per_second)
+        self.contact_limit = _limiter(rate_per_second)
+        self.thread_limit = _limiter(rate_per_second)
 
     # POST /campaigns (spec 4.1)
 
@@ -225,6 +245,12 @@ class CampaignService:
             connection.execute("COMMIT")
 
 
+def _limiter(rate_per_second: int | None) -> RateLimiter:
+    if rate_per_second is None:
+        return RateLimiter()
+    return RateLimiter(requests=rate_per_second, burst=rate_per_second)
+
+
 def _decode(raw: bytes) -> tuple[object, bool]:
     """The decoded JSON body and whether it was JSON at all."""
     try:
@@ -253,18 +279,118 @@ def _reply(status: int, body: Any, headers: dict[str, str] | None = None) -> Res
 
 
 def create_app(
-    database: str | Path | None = None, *, frozen_clock_ns: int | None = None
+    database: str | Path | None = None,
+    *,
+    frozen_clock_ns: int | None = None,
+    rate_per_second: int | None = None,
 ) -> Starlette:
-    """The ASGI application; without arguments, its settings come from the environment."""
+    """The ASGI application; without arguments, its settings come from the environment.
+
+    A missing or wrong setting, and a database `seed.py` did not make, end the process with one
+    line on standard error (`SystemExit`, status 2 or 1) before anything is served.
+    """
     if database is None:
-        database = os.environ["CAMPAIGN_SERVER_DB"]
-    if frozen_clock_ns is None and os.environ.get("CAMPAIGN_SERVER_FROZEN_CLOCK_NS"):
-        frozen_clock_ns = int(os.environ["CAMPAIGN_SERVER_FROZEN_CLOCK_NS"])
+        database = _setting("CAMPAIGN_SERVER_DB", str, required=True)
+    if frozen_clock_ns is None:
+        frozen_clock_ns = _setting("CAMPAIGN_SERVER_FROZEN_CLOCK_NS", _integer(minimum=0))
+    if rate_per_second is None:
+        rate_per_second = _setting("CAMPAIGN_SERVER_RATE_PER_SECOND", _integer(minimum=1))
+    _check_database(database)
     clock = time.monotonic_ns if frozen_clock_ns is None else (lambda: frozen_clock_ns)
-    service = CampaignService(database, clock)
+    service = CampaignService(database, clock, rate_per_second)
+    document = openapi()  # one document for the life of the process
+
+    async def interface(_: Request) -> Response:
+        return JSONResponse(document)
+
+    # A path parameter is whatever the path holds there, even empty or with a line break: the
+    # library's path checks judge it, so a malformed id is its 404, never the router's.
     routes = [
-        Route("/campaigns", service.create_campaign, methods=["POST"]),
-        Route("/campaigns/{id}/contacts/{contact_id}", service.get_contact, methods=["GET"]),
-        Route("/thread/{id}", service.get_thread, methods=["GET"]),
+        # The interface as OpenAPI 3.1, from the library; no credentials needed (D-openapi).
+        Route(f"{BASE_PATH}/openapi.json", interface, methods=["GET"]),
+        Route(f"{BASE_PATH}/campaigns", service.create_campaign, methods=["POST"]),
+        Route(
+            f"{BASE_PATH}/campaigns/{{id:anything}}/contacts/{{contact_id:anything}}",
+            service.get_contact,
+            methods=["GET"],
+        ),
+        Route(f"{BASE_PATH}/thread/{{id:anything}}", service.get_thread, methods=["GET"]),
     ]
-    return Starlette(routes=[Mount(BASE_PATH, routes=routes)])
+    return Starlette(routes=routes, exception_handlers={404: _no_route})
+
+
+class _Anything(Convertor[str]):
+    """Any text of a path, slashes and line breaks included (Starlette's `path` stops at those)."""
+
+    regex = "[\\s\\S]*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("anything", _Anything())
+
+
+async def _no_route(request: Request, _: Exception) -> Response:
+    """A path that no operation has: the library's 404 envelope, not a plain-text page."""
+    violation = Violation(ErrorKey.NOT_FOUND, None, "no operation has this path", "server.route")
+    return _answer(ContactPathResult(value=None, violations=(violation,)))
+
+
+# Start-up: settings and the database, each refused with one line and an exit status.
+
+_SETTING_STATUS = 2  # a usage error, as argparse exits
+_DATABASE_STATUS = 1
+_SEED_HINT = "make one with: python -m examples.server.seed {database}"
+
+
+def _stop(message: str, status: int) -> NoReturn:
+    print(f"campaign server: {message}", file=sys.stderr)
+    raise SystemExit(status)
+
+
+def _integer(*, minimum: int) -> Callable[[str], int]:
+    """A reader of a decimal integer setting of at least `minimum`."""
+
+    def read(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or int(text) < minimum:
+            raise ValueError(f"must be a whole number of at least {minimum}, not {text!r}")
+        return int(text)
+
+    return read
+
+
+def _setting(name: str, read: Callable[[str], T], *, required: bool = False) -> T | None:
+    """The environment variable `name`, read; `None` when unset and not required."""
+    text = os.environ.get(name, "")
+    if not text:
+        if required:
+            _stop(f"{name} is not set: it names the SQLite file of the server", _SETTING_STATUS)
+        return None
+    try:
+        return read(text)
+    except ValueError as error:
+        _stop(f"{name} {error}", _SETTING_STATUS)
+
+
+def _check_database(database: str | Path) -> None:
+    """Stop unless `database` is an SQLite file with the server's tables (made by `seed.py`)."""
+    hint = _SEED_HINT.format(database=database)
+    if not Path(database).is_file():
+        _stop(f"the database {str(database)!r} does not exist; {hint}", _DATABASE_STATUS)
+    try:
+        # mode=ro: looking must never create or change the file.
+        uri = f"{Path(database).resolve().as_uri()}?mode=ro"
+        with closing(sqlite3.connect(uri, uri=True)) as connection:
+            tables = store.table_names(connection)
+    except sqlite3.DatabaseError as error:  # not an SQLite file, unreadable, locked
+        _stop(f"the database {str(database)!r} cannot be read ({error}); {hint}", _DATABASE_STATUS)
+    missing = sorted(store.TABLES - tables)
+    if missing:
+        _stop(
+            f"the database {str(database)!r} lacks the table(s) {', '.join(missing)}; {hint}",
+            _DATABASE_STATUS,
+        )

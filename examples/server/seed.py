@@ -28,7 +28,7 @@ OVERDRAWN_AGENT = "7d1e4b2a-9c3f-4a6d-8e5b-1f2a3c4d5e6f"
 PHONE_INTEGRATION = "int_voice_mx_01"
 WHATSAPP_INTEGRATION = "int_wa_mx_02"
 TAGS = ("tag_vip", "tag_do_not_call")
-CAMPAIGN_ID = 1
+CAMPAIGN_ID = 1042  # the ids of examples/responses/, which the OpenAPI document shows
 CONTACT_ID = 17
 THREAD_ID = "th_5f2a9c"
 
@@ -70,40 +70,64 @@ _CAMPAIGN = {
 }
 
 
-def seed(database: str | Path) -> None:
-    """Create the schema and the demo records in a new database file."""
-    with closing(store.connect(database)) as connection:
-        store.create_schema(connection)
-        connection.executemany(
-            "INSERT INTO organizations (id, name, billing_limit_reached) VALUES (?, ?, ?)",
-            [(ACME, "Acme", 0), (OVERDRAWN, "Overdrawn", 1)],
-        )
-        connection.executemany(
-            "INSERT INTO agents (id, organization_id, name) VALUES (?, ?, ?)",
-            [(ACME_AGENT, ACME, ACME_AGENT_NAME), (OVERDRAWN_AGENT, OVERDRAWN, "Bruno")],
-        )
-        connection.executemany(
-            "INSERT INTO integrations (agent_id, id, type) VALUES (?, ?, ?)",
-            [
-                (agent, integration, kind)
-                for agent in (ACME_AGENT, OVERDRAWN_AGENT)
-                for integration, kind in (
-                    (PHONE_INTEGRATION, "phone_call"),
-                    (WHATSAPP_INTEGRATION, "whatsapp"),
-                )
-            ],
-        )
-        connection.executemany(
-            "INSERT INTO tags (organization_id, id, name) VALUES (?, ?, ?)",
-            [(ACME, tag, tag.removeprefix("tag_").upper()) for tag in TAGS],
-        )
-        _seed_campaign(connection)
-        connection.execute(
-            "INSERT INTO threads (id, organization_id, thread) VALUES (?, ?, ?)",
-            (THREAD_ID, ACME, json.dumps(THREAD)),
-        )
-    for organization, key in ((ACME, ACME_KEY), (OVERDRAWN, OVERDRAWN_KEY)):
-        add_api_key(database, organization, key)
+class SeedError(Exception):
+    """The database cannot be seeded; the message says why, in one line."""
+
+
+def seed(database: str | Path) -> bool:
+    """Create the schema and the demo records in a new (or empty) database file.
+
+    A database seeded before is left as it is, so running the script again is harmless: the
+    answer is then `False`. A file that is not an SQLite database, or one that holds other
+    tables, raises `SeedError`.
+    """
+    try:
+        with closing(store.connect(database)) as connection:
+            tables = store.table_names(connection)
+            if tables >= store.TABLES:
+                return False
+            if tables:
+                raise SeedError(f"{database} holds tables that are not the server's")
+            _seed_records(connection)
+    except sqlite3.DatabaseError as error:  # not an SQLite file, or a folder that is missing
+        raise SeedError(f"{database} cannot be used as an SQLite database ({error})") from None
+    return True
+
+
+def _seed_records(connection: sqlite3.Connection) -> None:
+    store.create_schema(connection)
+    connection.executemany(
+        "INSERT INTO organizations (id, name, billing_limit_reached) VALUES (?, ?, ?)",
+        [(ACME, "Acme", 0), (OVERDRAWN, "Overdrawn", 1)],
+    )
+    connection.executemany(
+        "INSERT INTO api_keys (key, organization_id) VALUES (?, ?)",
+        [(ACME_KEY, ACME), (OVERDRAWN_KEY, OVERDRAWN)],
+    )
+    connection.executemany(
+        "INSERT INTO agents (id, organization_id, name) VALUES (?, ?, ?)",
+        [(ACME_AGENT, ACME, ACME_AGENT_NAME), (OVERDRAWN_AGENT, OVERDRAWN, "Bruno")],
+    )
+    connection.executemany(
+        "INSERT INTO integrations (agent_id, id, type) VALUES (?, ?, ?)",
+        [
+            (agent, integration, kind)
+            for agent in (ACME_AGENT, OVERDRAWN_AGENT)
+            for integration, kind in (
+                (PHONE_INTEGRATION, "phone_call"),
+                (WHATSAPP_INTEGRATION, "whatsapp"),
+            )
+        ],
+    )
+    connection.executemany(
+        "INSERT INTO tags (organization_id, id, name) VALUES (?, ?, ?)",
+        [(ACME, tag, tag.removeprefix("tag_").upper()) for tag in TAGS],
+    )
+    _seed_campaign(connection)
+    connection.execute(
+        "INSERT INTO threads (id, organization_id, thread) VALUES (?, ?, ?)",
+        (THREAD_ID, ACME, json.dumps(THREAD)),
+    )
 
 
 def _seed_campaign(connection: sqlite3.Connection) -> None:
@@ -131,6 +155,30 @@ def add_api_key(database: str | Path, organization: int, key: str) -> None:
         )
 
 
+_USAGE = "usage: python -m examples.server.seed DATABASE"
+
+
+def main(arguments: list[str]) -> int:
+    """The command: seed the file named by the one argument; the exit status."""
+    if arguments in (["-h"], ["--help"]):
+        print(_USAGE)
+        return 0
+    if len(arguments) != 1 or arguments[0].startswith("-"):
+        print(f"{_USAGE} (the SQLite file to create, e.g. demo.db)", file=sys.stderr)
+        return 2
+    database = arguments[0]
+    keys = f"API keys {ACME_KEY!r} and {OVERDRAWN_KEY!r}"
+    try:
+        created = seed(database)
+    except SeedError as error:
+        print(f"seed: {error}", file=sys.stderr)
+        return 1
+    if created:
+        print(f"seeded {database}: {keys}")
+    else:
+        print(f"{database} was seeded before; nothing changed: {keys}")
+    return 0
+
+
 if __name__ == "__main__":
-    seed(sys.argv[1])
-    print(f"seeded {sys.argv[1]}: API keys {ACME_KEY!r} and {OVERDRAWN_KEY!r}")
+    sys.exit(main(sys.argv[1:]))

@@ -8,6 +8,7 @@ and keeps what the server has decided (campaigns, idempotency records).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ import attrs
 from campaign_rules.idempotency import IdempotencyRecord
 
 SCHEMA = Path(__file__).with_name("schema.sql")
+# The tables of `schema.sql`: the server refuses to start on a database that lacks one.
+TABLES = frozenset(re.findall(r"^CREATE TABLE (\w+)", SCHEMA.read_text("utf-8"), re.MULTILINE))
 
 
 def connect(database: str | Path) -> sqlite3.Connection:
@@ -25,6 +28,12 @@ def connect(database: str | Path) -> sqlite3.Connection:
     connection.row_factory = sqlite3.Row
     connection.execute("PRAGMA foreign_keys = ON")
     return connection
+
+
+def table_names(connection: sqlite3.Connection) -> frozenset[str]:
+    """The names of the tables the database holds."""
+    rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return frozenset(row[0] for row in rows)
 
 
 def create_schema(connection: sqlite3.Connection) -> None:

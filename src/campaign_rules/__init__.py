@@ -68,6 +68,7 @@ __all__ = [
     "UpdateResult",
     "Violation",
     "json_schema",
+    "openapi",
     "to_wire",
     "validate_create",
     "validate_update",
@@ -80,6 +81,13 @@ def json_schema() -> dict[str, Any]:
     """The JSON Schema of a campaign creation body: `campaign_rules.schema.json_schema()`."""
     # Imported on call: building the schema's tables is not on the path of checking a body.
     from campaign_rules.schema import json_schema as build
+
+    return build()
+
+
+def openapi() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the interface: `campaign_rules.schema.openapi()`."""
+    from campaign_rules.schema import openapi as build
 
     return build()
 

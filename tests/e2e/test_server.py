@@ -31,6 +31,7 @@ from campaign_rules.responses import (
     parse_error,
     parse_thread,
 )
+from campaign_rules.schema import openapi
 from campaign_rules.strategies import create_payloads, invalid_create_payloads
 from tests.e2e.support import Server
 
@@ -641,3 +642,58 @@ def test_the_sdk_refuses_or_sends_any_python_value_without_raising(
         assert reply.status == 201, reply.error
     else:
         assert reply.violations
+
+
+# The document, and what Schemathesis found (issue 14)
+
+
+def test_the_server_serves_the_openapi_document_without_credentials(
+    server: Server, http: httpx.Client
+) -> None:
+    response = http.get(f"{server.base_url}/openapi.json")
+
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    assert response.json() == openapi()
+
+
+@pytest.mark.parametrize(
+    "path",
+    # Found by the contract test: a line break in a path id (%0A) fell through the router to a
+    # plain-text 404; an empty id and one holding a slash did too.
+    ["thread/%0A", "thread/", "thread/a%2Fb", "thread/a/b"],
+)
+def test_a_thread_path_the_router_cannot_split_is_the_thread_404(
+    server: Server, http: httpx.Client, path: str
+) -> None:
+    url = f"{server.base_url}/{path}"
+    refused = http.get(url)
+    missing = http.get(url, headers={"Authorization": f"api-key {server.new_key()}"})
+
+    assert (refused.status_code, refused.json()["error"]) == (401, 401)
+    assert missing.status_code == 404
+    assert missing.json() == {"error": 404, "message": missing.json()["message"]}
+
+
+@pytest.mark.parametrize(
+    "path", ["campaigns/%0A/contacts/17", "campaigns//contacts/17", "campaigns/1/contacts/"]
+)
+def test_a_contact_path_the_router_cannot_split_is_the_contact_404(
+    server: Server, http: httpx.Client, path: str
+) -> None:
+    response = http.get(
+        f"{server.base_url}/{path}", headers={"Authorization": f"api-key {server.new_key()}"}
+    )
+
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "application/json"
+    assert parse_error(404, response.json()).ok
+    assert response.json()["error"] in {"NOT_FOUND", "CONTACT_NOT_FOUND"}
+
+
+def test_a_path_of_no_operation_is_a_json_404(server: Server, http: httpx.Client) -> None:
+    response = http.get(f"{server.base_url}/campaign")
+
+    assert response.status_code == 404
+    assert response.json()["error"] == "NOT_FOUND"
+    assert parse_error(404, response.json()).ok

@@ -1,4 +1,4 @@
-"""The command line: `campaign-rules check [--kind KIND] FILE`, `audit`, `rules` and `schema`."""
+"""The command line: `campaign-rules check FILE`, `audit`, `rules`, `schema` and `openapi`."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.json_schema import render_schema
+from campaign_rules._export.openapi import render_openapi
 from campaign_rules._validate import validate_create
 from campaign_rules._wire.convert import to_wire
 from campaign_rules.responses import (
@@ -41,6 +42,10 @@ _READERS: dict[str, Callable[[object, int | None], Outcome[Any]]] = {
 }
 
 
+# The machine-readable documents the command line prints.
+_DOCUMENTS: dict[str, Callable[[], str]] = {"schema": render_schema, "openapi": render_openapi}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     # A field path may name a member with any character, a lone surrogate included.
@@ -53,9 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _reader_may_leave():
             sys.stdout.write(render_markdown())
         return EXIT_VALID
-    if args.command == "schema":
+    if args.command in _DOCUMENTS:
         with _reader_may_leave():
-            sys.stdout.write(render_schema())
+            sys.stdout.write(_DOCUMENTS[args.command]())
         return EXIT_VALID
     if args.command == "audit":
         status, text = audit.run(args)
@@ -124,6 +129,12 @@ def _parser() -> argparse.ArgumentParser:
         help="print the JSON Schema (draft 2020-12) of the campaign creation input",
         description="Print the JSON Schema of the campaign creation input, generated from the "
         "rules (the file schema/campaign-create.schema.json of the repository).",
+    )
+    commands.add_parser(
+        "openapi",
+        help="print the OpenAPI 3.1 document of the whole interface",
+        description="Print the OpenAPI 3.1 document of the service's interface, generated from "
+        "the rules and the response readers (the file schema/openapi.json of the repository).",
     )
     return parser
 

@@ -8,11 +8,8 @@ cannot say a rule: `SCHEMA_EXCEPTIONS` lists those rules, and D-json-schema (doc
 says why. The agreement tests check both directions on every case file and thousands of drawn
 payloads, under Python's jsonschema and under ajv.
 
-Patterns are written for every dialect a validator may use (ECMA-262 with or without the `u`
-flag, Python's `re`, RE2): explicit character classes (`[0-9]`, never `\d` or `\s`, whose
-meaning differs), no look-around, no back-references. A pattern is unanchored in JSON Schema,
-and Python's `$` also matches before a final line break, so each whole-string format also
-states its exact length.
+Formats are the `pattern`s of `_export/patterns.py`, which every regular expression dialect
+reads alike.
 """
 
 from __future__ import annotations
@@ -52,10 +49,10 @@ from campaign_rules._core.limits import (
     RETRIES,
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
-    WHITESPACE,
     Bounds,
 )
 from campaign_rules._core.timezones import timezone_names
+from campaign_rules._export.patterns import DATE, HH_MM, NOT_BLANK, UUID_V4
 
 __all__ = ["SCHEMA_DIALECT", "SCHEMA_EXCEPTIONS", "json_schema", "render_schema"]
 
@@ -78,37 +75,6 @@ SCHEMA_EXCEPTIONS: Final[Mapping[str, str]] = {
 # spec 2.1, 2.4; rule `cycles.enabled_only_on_phone_call`: the channels whose campaigns can
 # enable cycles.
 _CYCLES_CHANNELS: Final = frozenset({IntegrationType.PHONE_CALL})
-
-
-def _hex(count: int) -> str:
-    return f"[0-9a-fA-F]{{{count}}}"
-
-
-# D-agent-id: 8-4-4-4-12 hex digits of either case, version nibble 4, variant 8, 9, a or b.
-_UUID_V4: Final = f"^{_hex(8)}-{_hex(4)}-4{_hex(3)}-[89abAB]{_hex(3)}-{_hex(12)}$"
-_UUID_V4_LENGTH: Final = len("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx")
-
-# D-time-format: 24-hour HH:MM, 00:00 to 23:59.
-_HH_MM: Final = "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$"
-_HH_MM_LENGTH: Final = len("HH:MM")
-
-# D-cycle-dates: a YYYY-MM-DD date of the proleptic Gregorian calendar that exists, years 0001
-# to 9999 (Python's `datetime.date`). February 29 needs a leap year: a year divisible by 4
-# whose last two digits are not 00, or a century divisible by 400 (0000 excluded).
-_YEAR = "(?:[0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})"
-_LEAP_YEAR = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
-_MONTH_DAY = (
-    "(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])"  # days 1 to 28 of every month
-    "|(?:0[13-9]|1[0-2])-(?:29|30)"  # 29 and 30 of every month but February
-    "|(?:0[13578]|1[02])-31)"  # 31 of the long months
-)
-_DATE: Final = f"^(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29)$"
-_DATE_LENGTH: Final = len("YYYY-MM-DD")
-
-# D-blank-name: a name holds a character that is not white space. The class lists the
-# characters of `_limits.WHITESPACE` (exactly ECMAScript's `\s`) as \uXXXX escapes, which
-# every regular expression dialect reads alike.
-_NOT_BLANK: Final = "[^" + "".join(f"\\u{ord(char):04x}" for char in WHITESPACE) + "]"
 
 
 def json_schema() -> dict[str, Any]:
@@ -184,14 +150,10 @@ def _integer(bounds: Bounds, default: int | None = None) -> dict[str, Any]:
     return limits if default is None else {**limits, "default": default}
 
 
-def _fixed_format(pattern: str, length: int) -> dict[str, Any]:
-    return {"minLength": length, "maxLength": length, "pattern": pattern}
-
-
 def _campaign_members() -> dict[str, dict[str, Any]]:
     return {
-        "name": {"maxLength": NAME_MAX_LENGTH, "pattern": _NOT_BLANK},
-        "agent_id": _fixed_format(_UUID_V4, _UUID_V4_LENGTH),
+        "name": {"maxLength": NAME_MAX_LENGTH, "pattern": NOT_BLANK},
+        "agent_id": UUID_V4.keywords(),
         "integration_id": {"minLength": 1},
         "integration_type": {"enum": [channel.value for channel in IntegrationType]},
         "timezone": {"enum": sorted(timezone_names()), "default": DEFAULT_TIMEZONE},
@@ -203,7 +165,7 @@ def _campaign_members() -> dict[str, dict[str, Any]]:
 
 
 def _window_members() -> dict[str, dict[str, Any]]:
-    return {name: _fixed_format(_HH_MM, _HH_MM_LENGTH) for name in (START_TIME, STOP_TIME)}
+    return {name: HH_MM.keywords() for name in (START_TIME, STOP_TIME)}
 
 
 def _cycles() -> dict[str, Any]:
@@ -243,7 +205,7 @@ def _enabled_cycles() -> dict[str, Any]:
     schedule_fields = {
         "schedule": {"type": _types(CYCLES_MEMBERS["schedule"]), **_ref("schedule")},
         **{
-            name: {"type": _types(CYCLES_MEMBERS[name]), **_fixed_format(_DATE, _DATE_LENGTH)}
+            name: {"type": _types(CYCLES_MEMBERS[name]), **DATE.keywords()}
             for name in SCHEDULE_ONLY_CYCLES_FIELDS
             if name != "schedule"
         },

@@ -9,13 +9,20 @@ import attrs
 from campaign_rules._core.json import as_integer, as_string
 from campaign_rules._core.limits import PATH_ID_MAX, PATH_ID_MAX_DIGITS, THREAD_ID_MAX_LENGTH
 
-__all__ = ["ContactPath", "ContactPathParameters", "is_thread_id", "read_path_id"]
+__all__ = [
+    "DOT_SEGMENTS",
+    "UNRESERVED",
+    "ContactPath",
+    "ContactPathParameters",
+    "is_thread_id",
+    "read_path_id",
+]
 
 _DIGITS: Final = frozenset("0123456789")
 # D-thread-id: RFC 3986's unreserved characters, which a path segment holds unescaped.
-_UNRESERVED: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+UNRESERVED: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # RFC 3986 section 5.2.4: these segments are removed from a path, so no id can be one.
-_DOT_SEGMENTS: Final = frozenset({".", ".."})
+DOT_SEGMENTS: Final = frozenset({".", ".."})
 
 
 @attrs.frozen
@@ -56,6 +63,6 @@ def is_thread_id(value: object) -> bool:
     return (
         text is not None
         and 0 < len(text) <= THREAD_ID_MAX_LENGTH
-        and _UNRESERVED.issuperset(text)
-        and text not in _DOT_SEGMENTS
+        and UNRESERVED.issuperset(text)
+        and text not in DOT_SEGMENTS
     )

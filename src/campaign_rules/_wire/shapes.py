@@ -9,6 +9,7 @@ The response rules (`rules/responses.py`) walk a body against one of these shape
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
@@ -39,10 +40,17 @@ __all__ = [
 
 @attrs.frozen
 class Format:
-    """A constraint on a value of the right JSON type: what it is, and the check."""
+    """A constraint on a value of the right JSON type: what it is, the check, how it is said.
+
+    The OpenAPI document (`campaign_rules.schema.openapi`) says the constraint with `keywords`,
+    the JSON Schema keywords of an enumeration, a constant or a bound, or, for a string format,
+    with the pattern of the `_core.formats` function that is its `reader`.
+    """
 
     description: str
     check: Callable[[object], bool]
+    keywords: Mapping[str, object] = attrs.field(factory=dict, kw_only=True)
+    reader: Callable[[str], object] | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen(kw_only=True)
@@ -68,21 +76,37 @@ class Member:
 Shape = Mapping[str, Member]
 
 
-def _one_of(values: Iterable[str], description: str) -> Format:
-    allowed = frozenset(values)
-    return Format(description, lambda value: value in allowed)
+def _one_of(values: Iterable[enum.Enum], description: str) -> Format:
+    wire = [member.value for member in values]
+    allowed = frozenset(wire)
+    return Format(description, lambda value: value in allowed, keywords={"enum": wire})
 
 
 def _parses(parser: Callable[[str], object], description: str) -> Format:
     """The format of the strings `parser` reads (it answers `None` for any other)."""
-    return Format(description, lambda value: parser(value) is not None)  # type: ignore[arg-type]
+
+    def check(value: object) -> bool:
+        return parser(value) is not None  # type: ignore[arg-type]
+
+    return Format(description, check, reader=parser)
 
 
-_POSITIVE: Final = Format("a positive integer", lambda value: value >= 1)  # type: ignore[operator]
-_NOT_NEGATIVE: Final = Format("zero or more", lambda value: value >= 0)  # type: ignore[operator]
-_TRUE: Final = Format("true in a success body", lambda value: value is True)
-_FALSE: Final = Format("false in an error body", lambda value: value is False)
-_UUID_V4: Final = Format("a UUID v4", lambda value: is_uuid_v4(value))  # type: ignore[arg-type]
+def _at_least(low: int, description: str) -> Format:
+    def check(value: object) -> bool:
+        return value >= low  # type: ignore[operator]
+
+    return Format(description, check, keywords={"minimum": low})
+
+
+def _exactly(constant: bool, description: str) -> Format:
+    return Format(description, lambda value: value is constant, keywords={"const": constant})
+
+
+_POSITIVE: Final = _at_least(1, "a positive integer")
+_NOT_NEGATIVE: Final = _at_least(0, "zero or more")
+_TRUE: Final = _exactly(True, "true in a success body")
+_FALSE: Final = _exactly(False, "false in an error body")
+_UUID_V4: Final = Format("a UUID v4", lambda value: is_uuid_v4(value), reader=is_uuid_v4)  # type: ignore[arg-type]
 _DATE_TIME: Final = _parses(parse_date_time, "an RFC 3339 date-time")
 _CONTACT_TIME: Final = _parses(parse_contact_time, "a date-time YYYY-MM-DD HH:MM:SS")
 _TIME_OF_DAY: Final = _parses(parse_response_time, "a time of day HH:MM or HH:MM:SS")
