@@ -22,16 +22,8 @@ from campaign_rules import CampaignStatus, validate_create
 from campaign_rules.rate import RateLimiter
 from campaign_rules.responses import CampaignDetail
 from tests.support import BASES
+from tests.test_package import PUBLIC_MODULES
 
-PUBLIC_MODULES = (
-    "campaign_rules",
-    "campaign_rules.requests",
-    "campaign_rules.idempotency",
-    "campaign_rules.rate",
-    "campaign_rules.lifecycle",
-    "campaign_rules.responses",
-    "campaign_rules.schema",
-)
 HOSTILE: tuple[object, ...] = (
     None,
     0,
@@ -55,7 +47,19 @@ DOCUMENTED = {
     "CampaignDetail.from_create": "",
     "CampaignContact": "a mapping is needed here",
     "CampaignDetail": "a mapping is needed here",
+    "audit_lines": "must be an iterable",
+    "audit_chunk": "must be an",
+    "violation_rows": "must be an",
+    "merge_summaries": "summaries must",
+    "audit": "must be a",
 }
+
+
+# The functions that open the files their arguments name, and say so.
+READS_FILES = {"audit"}
+# A Protocol has no instances, a TypedDict makes a plain dict; an enumeration is looked up by
+# value, and its ValueError is the `enum` module's contract.
+NOT_CALLED = {"Directory", "ViolationRow"}
 
 
 def public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
@@ -63,8 +67,8 @@ def public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
         namespace = importlib.import_module(module)
         for name in namespace.__all__:
             value = getattr(namespace, name)
-            if name == "Directory" or (isinstance(value, type) and issubclass(value, enum.Enum)):
-                continue  # a Protocol has no instances; an enumeration is looked up by value
+            if name in NOT_CALLED or (isinstance(value, type) and issubclass(value, enum.Enum)):
+                continue
             if callable(value):
                 yield name, value
     limiter = RateLimiter()
@@ -105,7 +109,12 @@ def test_a_public_callable_raises_nothing_but_a_documented_type_error(
 ) -> None:
     for args, kwargs in calls(function):
         try:
-            function(*args, **kwargs)
+            result = function(*args, **kwargs)
+            if inspect.isgenerator(result):
+                list(result)
+        except OSError:
+            # campaign_rules.dask.audit opens the files named: a missing one is its OSError.
+            assert name in READS_FILES, (name, args, kwargs)
         except TypeError as error:
             message = str(error)
             if name in DOCUMENTED:

@@ -16,10 +16,9 @@ Nothing here raises on a line: a line that is not JSON text is counted as `unrea
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Final, TypedDict
+from typing import Final, TypedDict, TypeVar
 
 import attrs
 
@@ -37,6 +36,8 @@ __all__ = [
     "merge_summaries",
     "violation_rows",
 ]
+
+_Item = TypeVar("_Item")
 
 # How many record numbers a summary keeps per rule, and of unreadable lines (D-audit-summary).
 FIRST_RECORDS_KEPT: Final = 5
@@ -151,8 +152,30 @@ def _first(earlier: tuple[int, ...], later: tuple[int, ...], shift: int) -> tupl
 
 
 def merge_summaries(summaries: Iterable[AuditSummary]) -> AuditSummary:
-    """Merge summaries of consecutive runs of lines, in order (`AuditSummary()` for none)."""
-    return functools.reduce(AuditSummary.merge, summaries, AuditSummary())
+    """Merge summaries of consecutive runs of lines, in order (`AuditSummary()` for none).
+
+    Raises `TypeError` for anything but an iterable of `AuditSummary`.
+    """
+    merged = AuditSummary()
+    for summary in _iterable(summaries, "summaries"):
+        if not isinstance(summary, AuditSummary):
+            raise TypeError(f"summaries must hold AuditSummary, not {type(summary).__name__}")
+        merged = merged.merge(summary)
+    return merged
+
+
+def _int(first_line: int) -> int:
+    if type(first_line) is not int:
+        raise TypeError(f"first_line must be an int, not {type(first_line).__name__}")
+    return first_line
+
+
+def _iterable(value: Iterable[_Item], name: str) -> Iterator[_Item]:
+    """An iterator over `value`, or a `TypeError` that names the argument."""
+    try:
+        return iter(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an iterable, not {type(value).__name__}") from None
 
 
 class ViolationRow(TypedDict):
@@ -173,7 +196,8 @@ def audit_lines(lines: Iterable[bytes | str]) -> AuditSummary:
     """Audit JSON Lines: each line one campaign creation body, checked offline.
 
     `lines` are `bytes` (UTF-8) or `str`, with or without their line break; blank lines are
-    skipped but numbered. Never raises for any line.
+    skipped but numbered. Never raises for any line; raises `TypeError` when `lines` is not
+    iterable.
     """
     return audit_chunk(lines, first_line=1, rows=False)[0]
 
@@ -182,9 +206,10 @@ def violation_rows(lines: Iterable[bytes | str], *, first_line: int = 1) -> Iter
     """Yield a row for each violation of each record of `lines`, in order.
 
     Record numbers start at `first_line` (the number of the first line, when `lines` are a part
-    of a larger input). A valid record gives no row; an unreadable one gives one.
+    of a larger input). A valid record gives no row; an unreadable one gives one. Raises
+    `TypeError` when `lines` is not iterable or `first_line` not an `int`.
     """
-    for number, line in enumerate(lines, start=first_line):
+    for number, line in enumerate(_iterable(lines, "lines"), start=_int(first_line)):
         verdict = _read_line(line)
         if verdict:
             yield from _rows(number, verdict)
@@ -197,8 +222,10 @@ def audit_chunk(
 
     The summary numbers records from 1, to be merged after the summary of the lines before;
     the rows number them from `first_line`. With `rows=False` the text is empty. For engines
-    that write the rows as they go, such as `campaign-rules audit`.
+    that write the rows as they go, such as `campaign-rules audit`. Raises `TypeError` as
+    `violation_rows` does.
     """
+    lines, first_line = _iterable(lines, "lines"), _int(first_line)
     tally = _Tally()
     text: list[str] = []
     count = 0

@@ -36,8 +36,17 @@ def audit(
     compressions are read by their suffix. Records are numbered across the files in order,
     as the command does. Each file is one partition, so a store in many files runs on as many
     workers. Lines never raise (an unreadable line is counted); a file that cannot be opened
-    raises its `OSError` from the worker.
+    raises its `OSError` from the worker. Raises `TypeError` for `paths` that are not a string
+    or a sequence of strings, or `storage_options` that are not a mapping.
     """
+    names = [paths] if isinstance(paths, str) else paths
+    if not isinstance(names, Sequence) or not all(isinstance(name, str) for name in names):
+        raise TypeError(f"paths must be a str or a sequence of str, not {type(paths).__name__}")
+    if storage_options is not None and not isinstance(storage_options, Mapping):
+        kind = type(storage_options).__name__
+        raise TypeError(f"storage_options must be a mapping or None, not {kind}")
+    if not names:
+        return AuditSummary()
     files = fsspec.open_files(paths, mode="rb", compression="infer", **dict(storage_options or {}))
     if not files:
         return AuditSummary()

@@ -4,7 +4,8 @@ Each is one of two classes, so that a type checker narrows it: after `if result.
 is a `CampaignCreate`; otherwise it is `None` and `violations` is not empty. `CreateResult` and
 `UpdateResult` are their common bases, for `isinstance` and for code that takes either. The
 four are plain subclasses of those attrs classes, with no fields of their own: making an attrs
-class costs import time, and each variant differs only in what a type checker knows.
+class costs import time, and each variant differs only in what a type checker knows (its `ok`
+from `_Accepted` or `_Refused`, and the type of its `value`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,28 @@ __all__ = [
 ]
 
 
+class _Accepted:
+    """What every accepted result says of itself: `ok` is always true."""
+
+    __slots__ = ()
+
+    @property
+    def ok(self) -> Literal[True]:
+        """Always true: nothing broke a rule."""
+        return True
+
+
+class _Refused:
+    """What every refused result says of itself: `ok` is always false."""
+
+    __slots__ = ()
+
+    @property
+    def ok(self) -> Literal[False]:
+        """Always false: a rule was broken."""
+        return False
+
+
 @attrs.frozen
 class CreateResult(Outcome[CampaignCreate]):
     """The outcome of `validate_create`: a `CreateAccepted` or a `CreateRefused`.
@@ -36,32 +59,20 @@ class CreateResult(Outcome[CampaignCreate]):
     _ok_status: ClassVar[int] = 201
 
 
-class CreateAccepted(CreateResult):
+class CreateAccepted(_Accepted, CreateResult):
     """A creation body that broke no rule: `value` is the campaign, with defaults applied."""
 
     __slots__ = ()
-
     if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
         value: CampaignCreate
 
-    @property
-    def ok(self) -> Literal[True]:
-        """Always true: nothing broke a rule."""
-        return True
 
-
-class CreateRefused(CreateResult):
+class CreateRefused(_Refused, CreateResult):
     """A creation body that broke a rule: `violations` says which; `value` is `None`."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
+    if TYPE_CHECKING:
         value: None
-
-    @property
-    def ok(self) -> Literal[False]:
-        """Always false: a rule was broken."""
-        return False
 
 
 @attrs.frozen
@@ -74,29 +85,17 @@ class UpdateResult(Outcome[CampaignCreate]):
     _ok_status: ClassVar[int] = 200
 
 
-class UpdateAccepted(UpdateResult):
+class UpdateAccepted(_Accepted, UpdateResult):
     """An update that broke no rule: `value` is the merged campaign."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
+    if TYPE_CHECKING:
         value: CampaignCreate
 
-    @property
-    def ok(self) -> Literal[True]:
-        """Always true: nothing broke a rule."""
-        return True
 
-
-class UpdateRefused(UpdateResult):
+class UpdateRefused(_Refused, UpdateResult):
     """An update that broke a rule: `violations` says which; `value` is `None`."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # narrowed for type checkers; the field itself is the base's
+    if TYPE_CHECKING:
         value: None
-
-    @property
-    def ok(self) -> Literal[False]:
-        """Always false: a rule was broken."""
-        return False
