@@ -12,8 +12,7 @@ every request: a rule then finds everything it needs already read (see benchmark
 from __future__ import annotations
 
 import datetime
-import functools
-from typing import Final, NamedTuple
+from typing import Final
 
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.shape import (
@@ -59,24 +58,39 @@ WINDOW_PATHS: Final = {
 }
 
 
-class Site(NamedTuple):
+class Site:
     """An object of the payload whose members are checked, and the shape they are checked against.
 
     `raw` is the object as given; `members` its string-named members, read once (`None` when it
     is too large to read). `closed`: whether members outside `shape` are refused.
     `left_to_others`: members whose JSON type another rule owns.
+
+    A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
+    attributes are read as fields of a C struct (D-compiled-build).
     """
 
-    path: str | None
-    raw: object
-    members: dict[str, object] | None
-    shape: MemberTypes
-    required: tuple[str, ...] = ()
-    closed: bool = True
-    left_to_others: tuple[str, ...] = ()
+    __slots__ = ("closed", "left_to_others", "members", "path", "raw", "required", "shape")
+
+    def __init__(
+        self,
+        path: str | None,
+        raw: object,
+        members: dict[str, object] | None,
+        shape: MemberTypes,
+        required: tuple[str, ...] = (),
+        closed: bool = True,
+        left_to_others: tuple[str, ...] = (),
+    ) -> None:
+        self.path = path
+        self.raw = raw
+        self.members = members
+        self.shape = shape
+        self.required = required
+        self.closed = closed
+        self.left_to_others = left_to_others
 
 
-class Window(NamedTuple):
+class Window:
     """A readable weekday window of a schedule in force, with its times read once.
 
     `start` and `stop` are its `startTime` and `stopTime` when they are strings, else `None`
@@ -84,13 +98,25 @@ class Window(NamedTuple):
     times of day they spell, `None` when they are not `HH:MM` (D-time-format).
     """
 
-    path: str
-    day: str
-    members: dict[str, object]
-    start: str | None
-    stop: str | None
-    start_time: datetime.time | None
-    stop_time: datetime.time | None
+    __slots__ = ("day", "members", "path", "start", "start_time", "stop", "stop_time")
+
+    def __init__(
+        self,
+        path: str,
+        day: str,
+        members: dict[str, object],
+        start: str | None,
+        stop: str | None,
+        start_time: datetime.time | None,
+        stop_time: datetime.time | None,
+    ) -> None:
+        self.path = path
+        self.day = day
+        self.members = members
+        self.start = start
+        self.stop = stop
+        self.start_time = start_time
+        self.stop_time = stop_time
 
 
 class Document:
@@ -117,6 +143,9 @@ class Document:
     def __init__(self, payload: object, directory: Directory | None = None) -> None:
         self.payload = payload
         self.directory = directory
+        self._agent_found: bool | None = None
+        self._integration_type_asked = False
+        self._integration_type_found: str | None = None
         root = read_object(payload)
         self.root: dict[str, object] = root if root is not None else {}
         self._strings = {name: as_string(self.root.get(name)) for name in _TEXT_MEMBERS}
@@ -242,16 +271,22 @@ class Document:
 
     # The server's answers, each asked once however many rules need it. Each property only
     # caches; the plain function of its name below decides, where mutation testing reaches it.
+    # (Cached by hand: `functools.cached_property` does not cache in a compiled class.)
 
-    @functools.cached_property
+    @property
     def agent_found(self) -> bool:
         """Whether the directory knows the well-formed `agent_id`."""
-        return agent_found(self)
+        if self._agent_found is None:
+            self._agent_found = agent_found(self)
+        return self._agent_found
 
-    @functools.cached_property
+    @property
     def integration_type_found(self) -> str | None:
         """The type of the agent's integration, when the agent exists and the id is well-formed."""
-        return integration_type_found(self)
+        if not self._integration_type_asked:
+            self._integration_type_found = integration_type_found(self)
+            self._integration_type_asked = True
+        return self._integration_type_found
 
 
 def agent_found(doc: Document) -> bool:
