@@ -75,9 +75,7 @@ def can_compile_extensions() -> bool:
 
             compiler = new_compiler()
             customize_compiler(compiler)
-            compiler.compile(
-                [str(source)], output_dir=scratch, include_dirs=command.include_dirs
-            )
+            compiler.compile([str(source)], output_dir=scratch, include_dirs=command.include_dirs)
         except Exception as error:  # no compiler, no headers, a compiler that fails: all alike
             print(f"campaign-rules: no usable C compiler ({error}): pure-Python build")
             return False

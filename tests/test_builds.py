@@ -90,14 +90,16 @@ def pure_build() -> Iterator[subprocess.Popen[bytes]]:
         assert ask(process, ("build",)) is False, "the second process runs the compiled build"
         yield process
     finally:
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None
+        assert process.stdout is not None
         process.stdin.close()
         process.wait(timeout=60)
         process.stdout.close()
 
 
 def ask(process: subprocess.Popen[bytes], request: tuple[Any, ...]) -> Any:
-    assert process.stdin is not None and process.stdout is not None
+    assert process.stdin is not None
+    assert process.stdout is not None
     send(process.stdin, request)
     return receive(process.stdout)
 
@@ -123,4 +125,9 @@ def test_both_builds_answer_the_adversarial_matrix_alike(
     compiled = matrix_outcomes()
     pure = ask(pure_build, ("matrix",))
     assert len(pure) == len(compiled) > 5000
-    assert [index for index, pair in enumerate(zip(pure, compiled)) if pair[0] != pair[1]] == []
+    differ = [
+        index
+        for index, (mine, theirs) in enumerate(zip(pure, compiled, strict=True))
+        if mine != theirs
+    ]
+    assert differ == []
