@@ -6,7 +6,7 @@ windows, and an enabled cycles block.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 from campaign_rules._campaign.document import Document
@@ -43,14 +43,14 @@ _FIRST_CLASS: Final[dict[tuple[str, ...] | None, type]] = {
 }
 
 
-def payload_is_object(doc: Document) -> Iterator[Finding]:
+def payload_is_object(doc: Document, findings: list[Finding]) -> None:
     """The request body is a JSON object."""
     if not is_object(doc.payload):
         kind = article_of(doc.payload)
-        yield Finding(None, f"the request body must be a JSON object, not {kind}")
+        findings.append(Finding(None, f"the request body must be a JSON object, not {kind}"))
 
 
-def known_members_only(doc: Document) -> Iterator[Finding]:
+def known_members_only(doc: Document, findings: list[Finding]) -> None:
     """Every object holds only the members its spec table lists."""
     for site in doc.sites:
         members = site.members
@@ -60,7 +60,9 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
             continue
         where = site.path or "the request body"
         if is_oversized_object(site.raw):
-            yield Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
+            findings.append(
+                Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
+            )
             continue
         if not site.closed:
             continue
@@ -73,12 +75,12 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
             elif str.__str__(name) not in site.shape:
                 # The message does not repeat the name: the path carries it (D-hostile-input).
                 path = member_path(site.path, str.__str__(name))
-                yield Finding(path, f"this is not a known field of {where}")
+                findings.append(Finding(path, f"this is not a known field of {where}"))
         if has_unnamed:
-            yield Finding(site.path, f"{where} has members whose names are not strings")
+            findings.append(Finding(site.path, f"{where} has members whose names are not strings"))
 
 
-def required_members_present(doc: Document) -> Iterator[Finding]:
+def required_members_present(doc: Document, findings: list[Finding]) -> None:
     """Every object holds its required members."""
     for site in doc.sites:
         members = site.members
@@ -87,10 +89,10 @@ def required_members_present(doc: Document) -> Iterator[Finding]:
         for name in site.required:
             if name not in members:
                 path = member_path(site.path, name)
-                yield Finding(path, f"{path} is required")
+                findings.append(Finding(path, f"{path} is required"))
 
 
-def members_have_json_types(doc: Document) -> Iterator[Finding]:
+def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
     """Every known member holds a value of its JSON type."""
     for site in doc.sites:
         members = site.members
@@ -106,4 +108,6 @@ def members_have_json_types(doc: Document) -> Iterator[Finding]:
                 continue  # of its type, unknown, or a member whose type another rule owns
             if json_type(value) not in types:
                 path = member_path(site.path, name)
-                yield Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")
+                findings.append(
+                    Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")
+                )
