@@ -34,13 +34,15 @@ __all__ = [
     "required_members_present",
 ]
 
-# The built-in class of the first JSON type of each member type, for `members_have_json_types`;
-# a member type missing here is still checked, through `json_type`.
-_FIRST_CLASS: Final[dict[tuple[str, ...] | None, type]] = {
-    types: PLAIN_CLASSES[types[0]]
-    for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
-    for types in shape.values()
-}
+# The built-in class of the first JSON type of each member name, for `members_have_json_types`:
+# one look-up by a string, whose hash is kept, where a look-up by the types' tuple hashes the
+# tuple each time. A name two shapes give different types has no class here (`None`), and is
+# still checked, through `json_type`.
+_FIRST_CLASS: Final[dict[str, type | None]] = {}
+for _shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS):
+    for _name, _types in _shape.items():
+        _first = PLAIN_CLASSES[_types[0]]
+        _FIRST_CLASS[_name] = _first if _FIRST_CLASS.get(_name, _first) is _first else None
 
 
 def payload_is_object(doc: Document, findings: list[Finding]) -> None:
@@ -100,12 +102,14 @@ def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
             continue
         shape, left_to_others = site.shape, site.left_to_others
         for name, value in members.items():
-            types = shape.get(name)
             # The common case first: an exact `str`, `int`, ... is of its type without asking
-            # `json_type`. An unknown member has no types, and `_FIRST_CLASS.get(None)` is
-            # `None`, no value's class, so it goes on to `types is None`.
-            if type(value) is _FIRST_CLASS.get(types) or types is None or name in left_to_others:
-                continue  # of its type, unknown, or a member whose type another rule owns
+            # `json_type`. (A name of another shape has that shape's class, and a value of it
+            # skips only what `types is None` below would skip.)
+            if type(value) is _FIRST_CLASS.get(name):
+                continue
+            types = shape.get(name)
+            if types is None or name in left_to_others:
+                continue  # unknown, or a member whose type another rule owns
             if json_type(value) not in types:
                 path = member_path(site.path, name)
                 findings.append(
