@@ -4,8 +4,8 @@
 The pure-Python build, from the very same source, is what you get:
 
 - with `CAMPAIGN_RULES_PURE_PYTHON=1` in the environment (any value but empty or `0`);
-- on a machine where no C compiler can build an extension against this Python's headers
-  (checked first, by compiling a few lines that include `Python.h`);
+- on a Python other than CPython, or where no C compiler can build an extension against this
+  Python's headers (checked first, by compiling a few lines that include `Python.h`);
 - from an editable install (`pip install -e .`), which runs the source tree as it is.
 
 The project's metadata is in pyproject.toml; this file only chooses the extension modules.
@@ -14,6 +14,7 @@ The project's metadata is in pyproject.toml; this file only chooses the extensio
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import sys
 import tempfile
@@ -100,6 +101,9 @@ def extension_modules() -> list[object]:
     shutil.rmtree(ROOT / "build", ignore_errors=True)
     if wants_pure_python():
         print(f"campaign-rules: {PURE_SWITCH} is set: pure-Python build")
+        return []
+    if platform.python_implementation() != "CPython":
+        print("campaign-rules: mypyc compiles for CPython only: pure-Python build")
         return []
     if not can_compile_extensions():
         return []
