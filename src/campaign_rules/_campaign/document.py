@@ -28,7 +28,14 @@ from campaign_rules._campaign.shape import (
 )
 from campaign_rules._core.enums import CyclesMode, IntegrationType
 from campaign_rules._core.formats import is_uuid_v4, parse_date, parse_time
-from campaign_rules._core.json import array_length, as_string, is_object, read_list, read_object
+from campaign_rules._core.json import (
+    PLAIN_CLASSES,
+    array_length,
+    as_string,
+    is_object,
+    read_list,
+    read_object,
+)
 from campaign_rules._core.limits import (
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
@@ -51,6 +58,12 @@ _ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
 _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
 # The members that rules read as text: each is read (and a str subclass copied) once.
 _TEXT_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type", "timezone")
+# The built-in class of the first JSON type of each member, by shape (the shapes are the
+# constants of `_campaign.shape`, told apart by identity), for `Site`'s one pass.
+_CLASSES: Final[dict[int, dict[str, type]]] = {
+    id(shape): {name: PLAIN_CLASSES[types[0]] for name, types in shape.items()}
+    for shape in (CAMPAIGN_MEMBERS, CYCLES_MEMBERS, _ENABLED_ONLY, SCHEDULE_MEMBERS, WINDOW_MEMBERS)
+}
 # The paths of the two schedules' windows, spelt once rather than on every payload.
 WINDOW_PATHS: Final = {
     schedule: {day: f"{schedule}.{day}" for day in WEEKDAYS}
@@ -65,11 +78,26 @@ class Site:
     is too large to read). `closed`: whether members outside `shape` are refused.
     `left_to_others`: members whose JSON type another rule owns.
 
+    Its members are read in one pass when it is made, for the shape rules, which would each walk
+    them otherwise: `all_known`, whether every name is in `shape`; `to_type_check`, the known
+    names whose value is not of the built-in class of its first JSON type (an exact `str` for a
+    string member, ...), which `members_have_json_types` checks, the others being of their type.
+
     A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
     attributes are read as fields of a C struct (D-compiled-build).
     """
 
-    __slots__ = ("closed", "left_to_others", "members", "path", "raw", "required", "shape")
+    __slots__ = (
+        "all_known",
+        "closed",
+        "left_to_others",
+        "members",
+        "path",
+        "raw",
+        "required",
+        "shape",
+        "to_type_check",
+    )
 
     def __init__(
         self,
@@ -88,6 +116,21 @@ class Site:
         self.required = required
         self.closed = closed
         self.left_to_others = left_to_others
+        self.all_known = True
+        self.to_type_check: tuple[str, ...] = ()
+        if members is not None:
+            classes = _CLASSES[id(shape)]
+            odd: list[str] | None = None  # made only when needed: most sites have none
+            for name, value in members.items():
+                cls = classes.get(name)
+                if cls is None:
+                    self.all_known = False
+                elif type(value) is not cls:
+                    if odd is None:
+                        odd = []
+                    odd.append(name)
+            if odd is not None:
+                self.to_type_check = tuple(odd)
 
 
 class Window:

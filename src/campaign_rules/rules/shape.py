@@ -7,17 +7,9 @@ windows, and an enabled cycles block.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
 
 from campaign_rules._campaign.document import Document
-from campaign_rules._campaign.shape import (
-    CAMPAIGN_MEMBERS,
-    CYCLES_MEMBERS,
-    SCHEDULE_MEMBERS,
-    WINDOW_MEMBERS,
-)
 from campaign_rules._core.json import (
-    PLAIN_CLASSES,
     is_object,
     is_oversized_object,
     json_type,
@@ -34,16 +26,6 @@ __all__ = [
     "required_members_present",
 ]
 
-# The built-in class of the first JSON type of each member name, for `members_have_json_types`:
-# one look-up by a string, whose hash is kept, where a look-up by the types' tuple hashes the
-# tuple each time. A name two shapes give different types has no class here (`None`), and is
-# still checked, through `json_type`.
-_FIRST_CLASS: Final[dict[str, type | None]] = {}
-for _shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS):
-    for _name, _types in _shape.items():
-        _first = PLAIN_CLASSES[_types[0]]
-        _FIRST_CLASS[_name] = _first if _FIRST_CLASS.get(_name, _first) is _first else None
-
 
 def payload_is_object(doc: Document, findings: list[Finding]) -> None:
     """The request body is a JSON object."""
@@ -56,9 +38,9 @@ def known_members_only(doc: Document, findings: list[Finding]) -> None:
     """Every object holds only the members its spec table lists."""
     for site in doc.sites:
         members = site.members
-        # The common case, checked at once: a plain object whose names are all plain strings
-        # (`read_object` gave it back as it is), each of them known.
-        if members is site.raw and members is not None and members.keys() <= site.shape.keys():
+        # The common case, read when the site was made: a plain object whose names are all plain
+        # strings (`read_object` gave it back as it is), each of them known.
+        if members is site.raw and members is not None and site.all_known:
             continue
         where = site.path or "the request body"
         if is_oversized_object(site.raw):
@@ -100,17 +82,11 @@ def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
         members = site.members
         if members is None:
             continue
-        shape, left_to_others = site.shape, site.left_to_others
-        for name, value in members.items():
-            # The common case first: an exact `str`, `int`, ... is of its type without asking
-            # `json_type`. (A name of another shape has that shape's class, and a value of it
-            # skips only what `types is None` below would skip.)
-            if type(value) is _FIRST_CLASS.get(name):
-                continue
-            types = shape.get(name)
-            if types is None or name in left_to_others:
-                continue  # unknown, or a member whose type another rule owns
-            if json_type(value) not in types:
+        # Only the members whose value is not of its type's first class (an exact `str`, `int`,
+        # ...), found when the site was made; the others are of their type.
+        for name in site.to_type_check:
+            types = site.shape[name]
+            if name not in site.left_to_others and json_type(members[name]) not in types:
                 path = member_path(site.path, name)
                 findings.append(
                     Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")
