@@ -353,7 +353,7 @@ def print_set(label: str, figures: dict[str, Figures]) -> None:
     print(f"\n{label}: median ns per payload; ratio to {BASELINE} (median of rounds, min-max)")
     for name, (median_ns, ratios) in figures.items():
         ratio = statistics.median(ratios)
-        print(f"  {name:<15} {median_ns:>11,.0f} ns  {ratio:6.2f}x  ({_spread(ratios)})")
+        print(f"  {name:<19} {median_ns:>11,.0f} ns  {ratio:6.2f}x  ({_spread(ratios)})")
 
 
 def main() -> int:
@@ -413,13 +413,13 @@ def main() -> int:
         low, high = min(runs) / 1e6, max(runs) / 1e6
         ratio = median / base_import
         print(
-            f"  {name:<15} {median / 1e6:8.1f} ms  {ratio:6.2f}x  (min-max {low:.1f}-{high:.1f} ms)"
+            f"  {name:<19} {median / 1e6:8.1f} ms  {ratio:6.2f}x  (min-max {low:.1f}-{high:.1f} ms)"
         )
 
     print(f"\npeak memory of validating the corpus ({2 * args.size} payloads), fresh interpreter")
     for name, (peak, rss) in measure_memory(args.seed, args.size, sources).items():
         print(
-            f"  {name:<15} traced heap peak {peak / 1024:8.1f} KiB  peak RSS {rss / 2**20:6.1f} MiB"
+            f"  {name:<19} traced heap peak {peak / 1024:8.1f} KiB  peak RSS {rss / 2**20:6.1f} MiB"
         )
 
     print("\ntargets")
