@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import gc
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ if str(ROOT) not in sys.path:
 
 import campaign_rules  # noqa: E402
 from benchmarks.corpus import make_corpus  # noqa: E402
+from benchmarks.run import ns_per_payload  # noqa: E402
 from campaign_rules import (  # noqa: E402
     CampaignCreate,
     CyclesConfig,
@@ -47,18 +46,7 @@ from campaign_rules.rules.table import CREATE_RULES  # noqa: E402
 
 def best_us(function: Callable[[Any], object], items: list[Any], rounds: int = 7) -> float:
     """The best of `rounds` of calling `function` on every item, in µs per item."""
-    best = float("inf")
-    for _ in range(rounds):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time_ns()
-            for item in items:
-                function(item)
-            best = min(best, (time.process_time_ns() - start) / len(items))
-        finally:
-            gc.enable()
-    return best / 1000
+    return min(ns_per_payload(function, items) for _ in range(rounds)) / 1000
 
 
 def all_rules(doc: Document) -> None:
