@@ -32,6 +32,7 @@ from campaign_rules._core.json import (
     PLAIN_CLASSES,
     array_length,
     as_string,
+    as_string_head,
     is_object,
     read_list,
     read_object,
@@ -39,6 +40,7 @@ from campaign_rules._core.json import (
 from campaign_rules._core.limits import (
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
+    NAME_MAX_LENGTH,
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
 )
@@ -56,8 +58,12 @@ _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 _ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
 # spec 2.4: the two dates of the cycles schedule.
 _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
-# The members that rules read as text: each is read (and a str subclass copied) once.
-_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type", "timezone")
+# The members that rules read as text: each is read (and a str subclass copied) once. The rules
+# of the first four refuse every text over `NAME_MAX_LENGTH` characters (a UUID, a channel and a
+# zone name are shorter than a name), so a str subclass there is copied only that far and one
+# character more, which they refuse as they would the whole (D-hostile-input).
+_BOUNDED_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_type", "timezone")
+_TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # The built-in class of the first JSON type of each member, by shape (the shapes are the
 # constants of `_campaign.shape`, told apart by identity), for `Site`'s one pass.
 _CLASSES: Final[dict[int, dict[str, type]]] = {
@@ -191,7 +197,10 @@ class Document:
         self._integration_type_found: str | None = None
         root = read_object(payload)
         self.root: dict[str, object] = root if root is not None else {}
-        self._strings = {name: as_string(self.root.get(name)) for name in _TEXT_MEMBERS}
+        self._strings = {
+            name: as_string_head(self.root.get(name), _TEXT_HEAD) for name in _BOUNDED_TEXT_MEMBERS
+        }
+        self._strings["integration_id"] = as_string(self.root.get("integration_id"))
 
         self.channel: IntegrationType | None = _CHANNELS.get(
             self._strings["integration_type"] or ""
