@@ -87,7 +87,7 @@ DEEP_DICT = deep_dict(100_000)
 
 HOSTILE: dict[str, object] = {
     "name: 10 MB string (refused by length)": at("name", "n" * (10 * MB)),
-    "name: 10 MB str subclass (copied once)": at("name", Text("n" * (10 * MB))),
+    "name: 10 MB str subclass (its head copied)": at("name", Text("n" * (10 * MB))),
     "description: 10 MB string (legal)": at("description", "d" * (10 * MB)),
     "timezone: 10 MB string": at("timezone", "t" * (10 * MB)),
     "agent_id: 10 MB string": at("agent_id", "a" * (10 * MB)),

@@ -619,3 +619,15 @@ def test_the_longest_field_path_is_85_characters() -> None:
     result = validate_create(body)
     assert found(result) == [(IR, "cycles.schedule.wed." + "n" * 64 + "…")]
     assert len(result.violations[0].field or "") == 85
+
+
+@pytest.mark.parametrize("field", ["name", "agent_id", "integration_type", "timezone"])
+def test_a_long_str_subclass_in_a_bounded_text_member_is_answered_as_its_plain_copy(
+    field: str,
+) -> None:
+    """Only the head of it is copied (D-hostile-input); the answer is the whole text's."""
+    text = "Europe/Madrid" + "x" * 100_000
+    subclassed = validate_create(body_with("phone_call", field, HostileStr(text)))
+    plain = validate_create(body_with("phone_call", field, text))
+    assert subclassed.violations == plain.violations
+    assert found(plain) != []

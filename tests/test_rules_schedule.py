@@ -243,3 +243,36 @@ class TestScheduleShape:
             (INVALID, "scheduling.mon.startTime", "payload.required_members_present"),
             (INVALID, "scheduling.mon.stopTime", "payload.required_members_present"),
         ]
+
+
+class TestEqualWindowsAreOneValue:
+    """A `DayWindow` is frozen: equal windows may be one object, and those kept are bounded."""
+
+    def test_an_equal_window_is_the_same_frozen_value(self) -> None:
+        window = {"startTime": "07:13", "stopTime": "19:47", "active": False}
+        first = validate_create(payload(scheduling={"mon": window})).value
+        again = validate_create(payload(scheduling={"fri": dict(window)})).value
+        assert first is not None
+        assert again is not None
+        assert first.scheduling is not None
+        assert again.scheduling is not None
+        assert again.scheduling.fri is first.scheduling.mon
+        assert first.scheduling.mon == DayWindow(datetime.time(7, 13), datetime.time(19, 47), False)
+
+    def test_the_windows_kept_are_bounded(self) -> None:
+        from campaign_rules._campaign import build
+
+        def hh_mm(minute: int) -> str:
+            return f"{minute // 60:02d}:{minute % 60:02d}"
+
+        windows = [
+            {"startTime": hh_mm(start), "stopTime": hh_mm(start + length), "active": active}
+            for start in range(1400)
+            for length in (1, 2, 3)
+            for active in (True, False)
+        ]
+        assert len(windows) > 2 * build.DAY_WINDOWS_KEPT
+        for first in range(0, len(windows), len(WEEKDAYS)):
+            scheduling = dict(zip(WEEKDAYS, windows[first : first + len(WEEKDAYS)], strict=False))
+            assert validate_create(payload(scheduling=scheduling)).ok
+        assert len(build._DAY_WINDOWS) == build.DAY_WINDOWS_KEPT

@@ -9,6 +9,7 @@ benchmarks/RESULTS.md); it still turns value objects back into wire JSON.
 
 from __future__ import annotations
 
+import datetime
 from typing import Final, TypeVar
 
 from campaign_rules._campaign.document import Document, Window
@@ -21,10 +22,16 @@ from campaign_rules._core.limits import (
     DEFAULT_TIMEZONE,
 )
 
-__all__ = ["build_campaign"]
+__all__ = ["DAY_WINDOWS_KEPT", "build_campaign"]
 
 T = TypeVar("T")
 _MODES: Final = {mode.value: mode for mode in CyclesMode}
+# A `DayWindow` is frozen, so equal windows can be one object: the first `DAY_WINDOWS_KEPT`
+# distinct windows built are kept and given again. Building one costs about three times a
+# look-up here, and a service's schedules repeat (office hours); the bound keeps the memory of
+# hostile or unusual schedules to some hundreds of kilobytes (D-compiled-build).
+DAY_WINDOWS_KEPT: Final = 4096
+_DAY_WINDOWS: Final[dict[tuple[datetime.time, datetime.time, bool], DayWindow]] = {}
 
 
 def build_campaign(doc: Document) -> CampaignCreate:
@@ -76,9 +83,17 @@ def _schedule(doc: Document, path: str) -> Schedule | None:
 
 
 def _day_window(window: Window) -> DayWindow:
-    if window.start_time is None or window.stop_time is None:
+    """The frozen `DayWindow` of `window`: the one already made for the same times, if kept."""
+    start, stop = window.start_time, window.stop_time
+    if start is None or stop is None:
         raise TypeError("a time the rules refuse reached the value objects")
-    return DayWindow(window.start_time, window.stop_time, window.members["active"] is True)
+    key = (start, stop, window.members["active"] is True)
+    made = _DAY_WINDOWS.get(key)
+    if made is None:
+        made = DayWindow(*key)
+        if len(_DAY_WINDOWS) < DAY_WINDOWS_KEPT:
+            _DAY_WINDOWS[key] = made
+    return made
 
 
 def _strings(items: list[object] | None) -> tuple[str, ...]:

@@ -13,7 +13,6 @@ from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.merge import merge_patch
 from campaign_rules._campaign.models import CampaignCreate
 from campaign_rules._campaign.shape import CAMPAIGN_MEMBERS
-from campaign_rules._core.enums import CampaignStatus
 from campaign_rules._core.json import as_string, is_object, is_oversized_object, read_object
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
 
@@ -37,7 +36,8 @@ class Change:
     """An update as the rules see it: the campaign as it is, the patch, and the result.
 
     Read once, when the change is made (as a `Document` is), through the plain functions below.
-    Attributes: `patch` and `status` as given; `members`, the patch's members when it is an
+    Attributes: `patch` and `status` as given (any value: the update rules judge the status a
+    server passes, so it is not narrowed here); `members`, the patch's members when it is an
     object within the member limit, else `None` (such a patch is not applied, and
     `patch_is_object` reports it); `is_empty`, whether the patch is `{}`;
     `cycles_were_enabled`; `changed_owner_fields`; `cycles_patch`; `cycles_enabled_after`;
@@ -50,7 +50,7 @@ class Change:
         existing: CampaignCreate,
         existing_wire: dict[str, object],
         patch: object,
-        status: CampaignStatus | None = None,
+        status: object = None,
         directory: Directory | None = None,
     ) -> None:
         self.patch = patch

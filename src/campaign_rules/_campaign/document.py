@@ -12,8 +12,7 @@ every request: a rule then finds everything it needs already read (see benchmark
 from __future__ import annotations
 
 import datetime
-import functools
-from typing import Final, NamedTuple
+from typing import Final
 
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.shape import (
@@ -29,10 +28,19 @@ from campaign_rules._campaign.shape import (
 )
 from campaign_rules._core.enums import CyclesMode, IntegrationType
 from campaign_rules._core.formats import is_uuid_v4, parse_date, parse_time
-from campaign_rules._core.json import array_length, as_string, is_object, read_list, read_object
+from campaign_rules._core.json import (
+    PLAIN_CLASSES,
+    array_length,
+    as_string,
+    as_string_head,
+    is_object,
+    read_list,
+    read_object,
+)
 from campaign_rules._core.limits import (
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
+    NAME_MAX_LENGTH,
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
 )
@@ -50,8 +58,18 @@ _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 _ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
 # spec 2.4: the two dates of the cycles schedule.
 _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
-# The members that rules read as text: each is read (and a str subclass copied) once.
-_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type", "timezone")
+# The members that rules read as text: each is read (and a str subclass copied) once. The rules
+# of the first four refuse every text over `NAME_MAX_LENGTH` characters (a UUID, a channel and a
+# zone name are shorter than a name), so a str subclass there is copied only that far and one
+# character more, which they refuse as they would the whole (D-hostile-input).
+_BOUNDED_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_type", "timezone")
+_TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
+# The built-in class of the first JSON type of each member, by shape (the shapes are the
+# constants of `_campaign.shape`, told apart by identity), for `Site`'s one pass.
+_CLASSES: Final[dict[int, dict[str, type]]] = {
+    id(shape): {name: PLAIN_CLASSES[types[0]] for name, types in shape.items()}
+    for shape in (CAMPAIGN_MEMBERS, CYCLES_MEMBERS, _ENABLED_ONLY, SCHEDULE_MEMBERS, WINDOW_MEMBERS)
+}
 # The paths of the two schedules' windows, spelt once rather than on every payload.
 WINDOW_PATHS: Final = {
     schedule: {day: f"{schedule}.{day}" for day in WEEKDAYS}
@@ -59,24 +77,69 @@ WINDOW_PATHS: Final = {
 }
 
 
-class Site(NamedTuple):
+class Site:
     """An object of the payload whose members are checked, and the shape they are checked against.
 
     `raw` is the object as given; `members` its string-named members, read once (`None` when it
     is too large to read). `closed`: whether members outside `shape` are refused.
     `left_to_others`: members whose JSON type another rule owns.
+
+    Its members are read in one pass when it is made, for the shape rules, which would each walk
+    them otherwise: `all_known`, whether every name is in `shape`; `to_type_check`, the known
+    names whose value is not of the built-in class of its first JSON type (an exact `str` for a
+    string member, ...), which `members_have_json_types` checks, the others being of their type.
+
+    A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
+    attributes are read as fields of a C struct (D-compiled-build).
     """
 
-    path: str | None
-    raw: object
-    members: dict[str, object] | None
-    shape: MemberTypes
-    required: tuple[str, ...] = ()
-    closed: bool = True
-    left_to_others: tuple[str, ...] = ()
+    __slots__ = (
+        "all_known",
+        "closed",
+        "left_to_others",
+        "members",
+        "path",
+        "raw",
+        "required",
+        "shape",
+        "to_type_check",
+    )
+
+    def __init__(
+        self,
+        path: str | None,
+        raw: object,
+        members: dict[str, object] | None,
+        shape: MemberTypes,
+        required: tuple[str, ...] = (),
+        closed: bool = True,
+        left_to_others: tuple[str, ...] = (),
+    ) -> None:
+        self.path = path
+        self.raw = raw
+        self.members = members
+        self.shape = shape
+        self.required = required
+        self.closed = closed
+        self.left_to_others = left_to_others
+        self.all_known = True
+        self.to_type_check: tuple[str, ...] = ()
+        if members is not None:
+            classes = _CLASSES[id(shape)]
+            odd: list[str] | None = None  # made only when needed: most sites have none
+            for name, value in members.items():
+                cls = classes.get(name)
+                if cls is None:
+                    self.all_known = False
+                elif type(value) is not cls:
+                    if odd is None:
+                        odd = []
+                    odd.append(name)
+            if odd is not None:
+                self.to_type_check = tuple(odd)
 
 
-class Window(NamedTuple):
+class Window:
     """A readable weekday window of a schedule in force, with its times read once.
 
     `start` and `stop` are its `startTime` and `stopTime` when they are strings, else `None`
@@ -84,13 +147,25 @@ class Window(NamedTuple):
     times of day they spell, `None` when they are not `HH:MM` (D-time-format).
     """
 
-    path: str
-    day: str
-    members: dict[str, object]
-    start: str | None
-    stop: str | None
-    start_time: datetime.time | None
-    stop_time: datetime.time | None
+    __slots__ = ("day", "members", "path", "start", "start_time", "stop", "stop_time")
+
+    def __init__(
+        self,
+        path: str,
+        day: str,
+        members: dict[str, object],
+        start: str | None,
+        stop: str | None,
+        start_time: datetime.time | None,
+        stop_time: datetime.time | None,
+    ) -> None:
+        self.path = path
+        self.day = day
+        self.members = members
+        self.start = start
+        self.stop = stop
+        self.start_time = start_time
+        self.stop_time = stop_time
 
 
 class Document:
@@ -117,9 +192,15 @@ class Document:
     def __init__(self, payload: object, directory: Directory | None = None) -> None:
         self.payload = payload
         self.directory = directory
+        self._agent_found: bool | None = None
+        self._integration_type_asked = False
+        self._integration_type_found: str | None = None
         root = read_object(payload)
         self.root: dict[str, object] = root if root is not None else {}
-        self._strings = {name: as_string(self.root.get(name)) for name in _TEXT_MEMBERS}
+        self._strings = {
+            name: as_string_head(self.root.get(name), _TEXT_HEAD) for name in _BOUNDED_TEXT_MEMBERS
+        }
+        self._strings["integration_id"] = as_string(self.root.get("integration_id"))
 
         self.channel: IntegrationType | None = _CHANNELS.get(
             self._strings["integration_type"] or ""
@@ -242,16 +323,22 @@ class Document:
 
     # The server's answers, each asked once however many rules need it. Each property only
     # caches; the plain function of its name below decides, where mutation testing reaches it.
+    # (Cached by hand: `functools.cached_property` does not cache in a compiled class.)
 
-    @functools.cached_property
+    @property
     def agent_found(self) -> bool:
         """Whether the directory knows the well-formed `agent_id`."""
-        return agent_found(self)
+        if self._agent_found is None:
+            self._agent_found = agent_found(self)
+        return self._agent_found
 
-    @functools.cached_property
+    @property
     def integration_type_found(self) -> str | None:
         """The type of the agent's integration, when the agent exists and the id is well-formed."""
-        return integration_type_found(self)
+        if not self._integration_type_asked:
+            self._integration_type_found = integration_type_found(self)
+            self._integration_type_asked = True
+        return self._integration_type_found
 
 
 def agent_found(doc: Document) -> bool:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
-from campaign_rules import __version__
+from campaign_rules import COMPILED, __version__
 from campaign_rules._cli import audit
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
@@ -90,7 +90,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="campaign-rules",
         description="Check Campaign Outreach Service requests against the spec's rules.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    build = "compiled with mypyc" if COMPILED else "pure Python"
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check",

@@ -22,6 +22,7 @@ __all__ = [
     "as_boolean",
     "as_integer",
     "as_string",
+    "as_string_head",
     "decode_json",
     "is_object",
     "is_oversized_object",
@@ -83,6 +84,22 @@ def as_string(value: object) -> str | None:
     if issubclass(cls, str):
         # str.__str__ of a subclass instance copies the characters; no override runs.
         return str.__str__(value)
+    return None
+
+
+def as_string_head(value: object, length: int) -> str | None:
+    """The value as a plain `str` when it is a JSON string, cut after `length` characters.
+
+    For a member whose rules refuse every text longer than `length - 1`: they answer the cut
+    text as they answer the whole, and a huge `str` subclass is copied only that far
+    (D-hostile-input). An exact `str` is given back whole, as `as_string` gives it.
+    """
+    cls = type(value)
+    if cls is str:
+        return value  # type: ignore[return-value]
+    if issubclass(cls, str):
+        # str.__getitem__ of a subclass instance copies the characters; no override runs.
+        return str.__getitem__(value, slice(0, length))  # type: ignore[index]
     return None
 
 

@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import attrs
 
 from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.findings import Finding
 
 __all__ = ["Finding", "Violation"]
-
-
-class Finding(NamedTuple):
-    """One defect as a rule reports it: where, and what, in a short sentence.
-
-    A rule yields findings; the runner adds the error key and the rule id from the rule table,
-    so that what the catalogue says of a rule is what its violations carry.
-    """
-
-    field: str | None
-    message: str
 
 
 @attrs.frozen

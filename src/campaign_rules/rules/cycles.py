@@ -7,8 +7,6 @@ itself is `payload.members_have_json_types`' to check.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
 from campaign_rules._core.enums import CyclesMode, IntegrationType
@@ -43,13 +41,13 @@ _MODE_VALUES = frozenset(mode.value for mode in CyclesMode)
 _MODES = ", ".join(mode.value for mode in CyclesMode)
 
 
-def enabled_only_on_phone_call(doc: Document) -> Iterator[Finding]:
+def enabled_only_on_phone_call(doc: Document, findings: list[Finding]) -> None:
     """Cycles are enabled only on `phone_call` campaigns."""
     if doc.cycles_enabled and doc.channel is IntegrationType.WHATSAPP:
-        yield Finding("cycles", "cycles can be enabled on phone_call campaigns only")
+        findings.append(Finding("cycles", "cycles can be enabled on phone_call campaigns only"))
 
 
-def required_when_enabled(doc: Document) -> Iterator[Finding]:
+def required_when_enabled(doc: Document, findings: list[Finding]) -> None:
     """An enabled block has `mode`, `max_iterations` and its mode's field."""
     cycles = doc.enabled_cycles
     if cycles is None:
@@ -57,21 +55,21 @@ def required_when_enabled(doc: Document) -> Iterator[Finding]:
     for name in REQUIRED_CYCLES_MEMBERS:
         if name not in cycles:
             path = member_path("cycles", name)
-            yield Finding(path, f"{path} is required when cycles are enabled")
+            findings.append(Finding(path, f"{path} is required when cycles are enabled"))
     for mode, name in REQUIRED_CYCLES_MEMBER_IN_MODE.items():
         if doc.cycles_mode == mode and name not in cycles:
             path = member_path("cycles", name)
-            yield Finding(path, f"{path} is required in {mode.value} mode")
+            findings.append(Finding(path, f"{path} is required in {mode.value} mode"))
 
 
-def mode_is_known(doc: Document) -> Iterator[Finding]:
+def mode_is_known(doc: Document, findings: list[Finding]) -> None:
     """`cycles.mode` is `cooldown` or `scheduled`."""
     mode = doc.cycles_mode
     if mode is not None and mode not in _MODE_VALUES:
-        yield Finding("cycles.mode", f"cycles.mode must be one of {_MODES}")
+        findings.append(Finding("cycles.mode", f"cycles.mode must be one of {_MODES}"))
 
 
-def max_iterations_within_bounds(doc: Document) -> Iterator[Finding]:
+def max_iterations_within_bounds(doc: Document, findings: list[Finding]) -> None:
     """`cycles.max_iterations` is within its bounds."""
     cycles = doc.enabled_cycles
     if cycles is not None:
@@ -79,38 +77,40 @@ def max_iterations_within_bounds(doc: Document) -> Iterator[Finding]:
             cycles.get("max_iterations"), MAX_ITERATIONS, "cycles.max_iterations"
         )
         if found is not None:
-            yield found
+            findings.append(found)
 
 
-def cooldown_minutes_within_bounds(doc: Document) -> Iterator[Finding]:
+def cooldown_minutes_within_bounds(doc: Document, findings: list[Finding]) -> None:
     """`cycles.cooldown_minutes` is within its bounds."""
     cycles = doc.enabled_cycles
     if cycles is not None:
         value = cycles.get("cooldown_minutes")
         found = integer_outside(value, COOLDOWN_MINUTES, "cycles.cooldown_minutes")
         if found is not None:
-            yield found
+            findings.append(found)
 
 
-def filter_lists_within_max_items(doc: Document) -> Iterator[Finding]:
+def filter_lists_within_max_items(doc: Document, findings: list[Finding]) -> None:
     """`cycles.filter_statuses` and `cycles.filter_tags` are within the item limit."""
     for name in FILTER_LISTS:
         length = doc.filter_list_length(name)
         if length is not None and length > FILTER_LIST_MAX_ITEMS:
             path = member_path("cycles", name)
-            yield Finding(path, f"{path} must hold at most {FILTER_LIST_MAX_ITEMS} items")
+            findings.append(
+                Finding(path, f"{path} must hold at most {FILTER_LIST_MAX_ITEMS} items")
+            )
 
 
-def filter_items_are_non_empty_strings(doc: Document) -> Iterator[Finding]:
+def filter_items_are_non_empty_strings(doc: Document, findings: list[Finding]) -> None:
     """Each filter item is a non-empty string."""
     for name, items in doc.filter_lists.items():
         for index, item in enumerate(items):
             if not as_string(item):
                 path = item_path(member_path("cycles", name), index)
-                yield Finding(path, f"{path} must be a non-empty string")
+                findings.append(Finding(path, f"{path} must be a non-empty string"))
 
 
-def filter_items_are_unique(doc: Document) -> Iterator[Finding]:
+def filter_items_are_unique(doc: Document, findings: list[Finding]) -> None:
     """No filter item repeats an earlier one."""
     for name, items in doc.filter_lists.items():
         seen: set[str] = set()
@@ -120,11 +120,11 @@ def filter_items_are_unique(doc: Document) -> Iterator[Finding]:
                 continue  # not a non-empty string: the rule above reports it
             if text in seen:
                 path = item_path(member_path("cycles", name), index)
-                yield Finding(path, f"{path} repeats an earlier item")
+                findings.append(Finding(path, f"{path} repeats an earlier item"))
             seen.add(text)
 
 
-def filter_statuses_match_channel(doc: Document) -> Iterator[Finding]:
+def filter_statuses_match_channel(doc: Document, findings: list[Finding]) -> None:
     """Each `cycles.filter_statuses` item is a status of the channel."""
     if doc.channel is None:
         return  # which statuses exist depends on the channel; its own rule reports it
@@ -133,10 +133,10 @@ def filter_statuses_match_channel(doc: Document) -> Iterator[Finding]:
         text = as_string(item)
         if text and text not in statuses:
             path = item_path("cycles.filter_statuses", index)
-            yield Finding(path, f"{path} must be a {doc.channel.value} contact status")
+            findings.append(Finding(path, f"{path} must be a {doc.channel.value} contact status"))
 
 
-def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:
+def cooldown_mode_has_no_schedule(doc: Document, findings: list[Finding]) -> None:
     """In `cooldown` mode, the schedule fields are absent or null."""
     cycles = doc.enabled_cycles
     if cycles is None or not doc.in_cooldown_mode:
@@ -144,23 +144,25 @@ def cooldown_mode_has_no_schedule(doc: Document) -> Iterator[Finding]:
     for name in SCHEDULE_ONLY_CYCLES_FIELDS:
         if cycles.get(name) is not None:
             path = member_path("cycles", name)
-            yield Finding(path, f"{path} is for scheduled mode only")
+            findings.append(Finding(path, f"{path} is for scheduled mode only"))
 
 
-def dates_are_iso(doc: Document) -> Iterator[Finding]:
+def dates_are_iso(doc: Document, findings: list[Finding]) -> None:
     """The schedule dates are ISO 8601 calendar dates `YYYY-MM-DD`."""
     for name, date in doc.cycle_dates.items():
         if date is None:
             path = member_path("cycles", name)
-            yield Finding(path, f"{path} must be a calendar date YYYY-MM-DD")
+            findings.append(Finding(path, f"{path} must be a calendar date YYYY-MM-DD"))
 
 
-def start_date_not_after_end_date(doc: Document) -> Iterator[Finding]:
+def start_date_not_after_end_date(doc: Document, findings: list[Finding]) -> None:
     """`cycles.schedule_start_date` is not after `cycles.schedule_end_date`."""
     start = doc.cycle_dates.get("schedule_start_date")
     end = doc.cycle_dates.get("schedule_end_date")
     if start is not None and end is not None and start > end:
-        yield Finding(
-            "cycles.schedule_end_date",
-            "cycles.schedule_end_date must not be before cycles.schedule_start_date",
+        findings.append(
+            Finding(
+                "cycles.schedule_end_date",
+                "cycles.schedule_end_date must not be before cycles.schedule_start_date",
+            )
         )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.enums import IntegrationType
 from campaign_rules._core.formats import is_blank
@@ -27,65 +25,67 @@ __all__ = [
 _SUPPORTED_TYPES = ", ".join(channel.value for channel in IntegrationType)
 
 
-def name_within_max_length(doc: Document) -> Iterator[Finding]:
+def name_within_max_length(doc: Document, findings: list[Finding]) -> None:
     """`name` is within its length limit, counted in code points."""
     name = doc.string("name")
     if name is not None and len(name) > NAME_MAX_LENGTH:
-        yield Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters")
+        findings.append(Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters"))
 
 
-def name_not_blank(doc: Document) -> Iterator[Finding]:
+def name_not_blank(doc: Document, findings: list[Finding]) -> None:
     """`name` has a character other than white space."""
     name = doc.string("name")
     # A name over the length limit is `name_within_max_length`'s to report.
     if name is not None and len(name) <= NAME_MAX_LENGTH and is_blank(name):
-        yield Finding("name", "name must not be empty or only white space")
+        findings.append(Finding("name", "name must not be empty or only white space"))
 
 
-def agent_id_is_uuid_v4(doc: Document) -> Iterator[Finding]:
+def agent_id_is_uuid_v4(doc: Document, findings: list[Finding]) -> None:
     """`agent_id` is a UUID v4 in its hyphenated form."""
     # The document keeps `agent_id` only when it is a UUID v4 (read once, with `is_uuid_v4`).
     if doc.string("agent_id") is not None and doc.agent_id is None:
-        yield Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form")
+        findings.append(Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form"))
 
 
-def integration_id_not_empty(doc: Document) -> Iterator[Finding]:
+def integration_id_not_empty(doc: Document, findings: list[Finding]) -> None:
     """`integration_id` is not the empty string."""
     if doc.string("integration_id") == "":
-        yield Finding("integration_id", "integration_id must not be empty")
+        findings.append(Finding("integration_id", "integration_id must not be empty"))
 
 
-def integration_type_is_supported(doc: Document) -> Iterator[Finding]:
+def integration_type_is_supported(doc: Document, findings: list[Finding]) -> None:
     """`integration_type` is `phone_call` or `whatsapp`."""
     if doc.string("integration_type") is not None and doc.channel is None:
-        yield Finding("integration_type", f"integration_type must be one of {_SUPPORTED_TYPES}")
+        findings.append(
+            Finding("integration_type", f"integration_type must be one of {_SUPPORTED_TYPES}")
+        )
 
 
-def timezone_is_iana_name(doc: Document) -> Iterator[Finding]:
+def timezone_is_iana_name(doc: Document, findings: list[Finding]) -> None:
     """`timezone` is an IANA time zone name listed by the tzdata package."""
     timezone = doc.string("timezone")
     if timezone is not None and not is_timezone_name(timezone):
-        yield Finding("timezone", "timezone must be an IANA time zone name")
+        findings.append(Finding("timezone", "timezone must be an IANA time zone name"))
 
 
-def retries_within_bounds(doc: Document) -> Iterator[Finding]:
+def retries_within_bounds(doc: Document, findings: list[Finding]) -> None:
     """`retries` is within its bounds."""
     found = integer_outside(doc.root.get("retries"), RETRIES, "retries")
     if found is not None:
-        yield found
+        findings.append(found)
 
 
-def message_limit_within_bounds(doc: Document) -> Iterator[Finding]:
+def message_limit_within_bounds(doc: Document, findings: list[Finding]) -> None:
     """`message_limit` is within its bounds."""
     found = integer_outside(doc.root.get("message_limit"), MESSAGE_LIMIT, "message_limit")
     if found is not None:
-        yield found
+        findings.append(found)
 
 
-def channel_fields_match_integration_type(doc: Document) -> Iterator[Finding]:
+def channel_fields_match_integration_type(doc: Document, findings: list[Finding]) -> None:
     """A channel-only field is sent only on its own channel."""
     if doc.channel is None:
         return
     for name, channel in CHANNEL_OF_FIELD.items():
         if name in doc.root and channel != doc.channel:
-            yield Finding(name, f"{name} is for {channel.value} campaigns only")
+            findings.append(Finding(name, f"{name} is for {channel.value} campaigns only"))

@@ -6,7 +6,6 @@ stay silent when the status or the action is unknown, which the first two rules 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
 from campaign_rules._core.enums import CampaignStatus
@@ -32,26 +31,26 @@ _STATUSES: Final = ", ".join(status.value for status in CampaignStatus)
 _ACTIONS: Final = ", ".join(action.value for action in CampaignAction)
 
 
-def status_is_known(request: TransitionRequest) -> Iterator[Finding]:
+def status_is_known(request: TransitionRequest, findings: list[Finding]) -> None:
     """The current status is one of the six campaign states."""
     if read_status(request.status) is None:
-        yield Finding("status", f"status must be one of {_STATUSES}")
+        findings.append(Finding("status", f"status must be one of {_STATUSES}"))
 
 
-def action_is_known(request: TransitionRequest) -> Iterator[Finding]:
+def action_is_known(request: TransitionRequest, findings: list[Finding]) -> None:
     """The action is activate, pause, resume or archive."""
     if read_action(request.action) is None:
-        yield Finding("action", f"action must be one of {_ACTIONS}")
+        findings.append(Finding("action", f"action must be one of {_ACTIONS}"))
 
 
-def transition_is_allowed(request: TransitionRequest) -> Iterator[Finding]:
+def transition_is_allowed(request: TransitionRequest, findings: list[Finding]) -> None:
     """The action is allowed from the current status by the lifecycle table."""
     status, action = read_status(request.status), read_action(request.action)
     if status is not None and action is not None and status not in TRANSITIONS[action]:
-        yield Finding(None, f"a campaign in status {status.value} cannot {action.value}")
+        findings.append(Finding(None, f"a campaign in status {status.value} cannot {action.value}"))
 
 
-def billing_limit_allows_start(request: TransitionRequest) -> Iterator[Finding]:
+def billing_limit_allows_start(request: TransitionRequest, findings: list[Finding]) -> None:
     """A status-changing activate or resume needs billing room."""
     status, action = read_status(request.status), read_action(request.action)
     if status is None or action is None or action not in BILLED_ACTIONS:
@@ -60,4 +59,4 @@ def billing_limit_allows_start(request: TransitionRequest) -> Iterator[Finding]:
     changes_status = target is not None and target is not status
     # D-lifecycle: only `False` means "not reached"; any other value fails closed.
     if changes_status and as_boolean(request.billing_limit_reached) is not False:
-        yield Finding(None, "the billing limit is reached: the campaign cannot start")
+        findings.append(Finding(None, "the billing limit is reached: the campaign cannot start"))

@@ -6,8 +6,6 @@ whatever else is wrong with the payload; the billing look-up always runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.json import as_string, item_path
 from campaign_rules._core.violations import Finding
@@ -21,26 +19,30 @@ __all__ = [
 ]
 
 
-def agent_exists(doc: Document) -> Iterator[Finding]:
+def agent_exists(doc: Document, findings: list[Finding]) -> None:
     """The directory knows the agent `agent_id`."""
     if doc.directory is not None and doc.agent_id is not None and not doc.agent_found:
-        yield Finding("agent_id", "no agent has this agent_id")
+        findings.append(Finding("agent_id", "no agent has this agent_id"))
 
 
-def integration_belongs_to_agent(doc: Document) -> Iterator[Finding]:
+def integration_belongs_to_agent(doc: Document, findings: list[Finding]) -> None:
     """The agent has the integration `integration_id`."""
     if doc.agent_found and doc.integration_id is not None and doc.integration_type_found is None:
-        yield Finding("integration_id", "the agent has no integration with this integration_id")
+        findings.append(
+            Finding("integration_id", "the agent has no integration with this integration_id")
+        )
 
 
-def integration_type_matches(doc: Document) -> Iterator[Finding]:
+def integration_type_matches(doc: Document, findings: list[Finding]) -> None:
     """The integration found is of the type `integration_type` names."""
     found = doc.integration_type_found
     if found is not None and doc.channel is not None and found != doc.channel:
-        yield Finding("integration_type", "integration_type is not the type of this integration")
+        findings.append(
+            Finding("integration_type", "integration_type is not the type of this integration")
+        )
 
 
-def filter_tags_exist(doc: Document) -> Iterator[Finding]:
+def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
     """Each well-formed tag of `cycles.filter_tags` names a thread tag that exists."""
     # A list over the item limit is not read, so its tags are not looked up (D-filter-lists).
     items = doc.filter_lists.get("filter_tags")
@@ -55,10 +57,10 @@ def filter_tags_exist(doc: Document) -> Iterator[Finding]:
         asked.add(tag)
         if not doc.directory.tag_exists(tag):
             path = item_path("cycles.filter_tags", index)
-            yield Finding(path, f"{path} is not a known tag")
+            findings.append(Finding(path, f"{path} is not a known tag"))
 
 
-def billing_limit_not_reached(doc: Document) -> Iterator[Finding]:
+def billing_limit_not_reached(doc: Document, findings: list[Finding]) -> None:
     """The organization's billing limit is not reached."""
     if doc.directory is not None and doc.directory.billing_limit_reached():
-        yield Finding(None, "the billing limit is reached")
+        findings.append(Finding(None, "the billing limit is reached"))

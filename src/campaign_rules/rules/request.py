@@ -6,7 +6,6 @@ D-fingerprint, D-idempotency, D-rate-limit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
 from campaign_rules._core.json import as_string
@@ -44,28 +43,30 @@ _ID_RANGE: Final = f"a decimal integer from 1 to {PATH_ID_MAX} without leading z
 IDEMPOTENCY_KEY_FIELD: Final = "Idempotency-Key"
 
 
-def campaign_id_is_positive_integer(path: ContactPathParameters) -> Iterator[Finding]:
+def campaign_id_is_positive_integer(path: ContactPathParameters, findings: list[Finding]) -> None:
     """The campaign `id` of the path is a positive integer id."""
     if read_path_id(path.campaign_id) is None:
-        yield Finding("id", f"id must be {_ID_RANGE}")
+        findings.append(Finding("id", f"id must be {_ID_RANGE}"))
 
 
-def contact_id_is_positive_integer(path: ContactPathParameters) -> Iterator[Finding]:
+def contact_id_is_positive_integer(path: ContactPathParameters, findings: list[Finding]) -> None:
     """The `contact_id` of the path is a positive integer id."""
     if read_path_id(path.contact_id) is None:
-        yield Finding("contact_id", f"contact_id must be {_ID_RANGE}")
+        findings.append(Finding("contact_id", f"contact_id must be {_ID_RANGE}"))
 
 
-def thread_id_is_url_safe(thread_id: object) -> Iterator[Finding]:
+def thread_id_is_url_safe(thread_id: object, findings: list[Finding]) -> None:
     """The thread `id` is a short run of unreserved URL characters."""
     if not is_thread_id(thread_id):
-        yield Finding(
-            "id",
-            f"id must be 1 to {THREAD_ID_MAX_LENGTH} letters, digits, '-', '.', '_' or '~'",
+        findings.append(
+            Finding(
+                "id",
+                f"id must be 1 to {THREAD_ID_MAX_LENGTH} letters, digits, '-', '.', '_' or '~'",
+            )
         )
 
 
-def idempotency_key_is_visible_ascii(value: object) -> Iterator[Finding]:
+def idempotency_key_is_visible_ascii(value: object, findings: list[Finding]) -> None:
     """`Idempotency-Key` is a short run of visible ASCII characters."""
     if value is None:
         return  # spec 4.1: the header is optional
@@ -75,47 +76,52 @@ def idempotency_key_is_visible_ascii(value: object) -> Iterator[Finding]:
         or not 0 < len(text) <= IDEMPOTENCY_KEY_MAX_LENGTH
         or not VISIBLE_ASCII.issuperset(text)
     ):
-        yield Finding(
-            IDEMPOTENCY_KEY_FIELD,
-            f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters",
+        message = (
+            f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters"
         )
+        findings.append(Finding(IDEMPOTENCY_KEY_FIELD, message))
 
 
-def body_is_plain_json(request: CanonicalRequest) -> Iterator[Finding]:
+def body_is_plain_json(request: CanonicalRequest, findings: list[Finding]) -> None:
     """An idempotent request's body is plain JSON data."""
     if request.text is None:
-        yield Finding(None, "the request body is not plain JSON data and cannot be made idempotent")
-
-
-def idempotency_arguments_are_usable(state: IdempotencyState) -> Iterator[Finding]:
-    """The server gives the idempotency check usable arguments."""
-    if state.unusable is not None:
-        yield Finding(None, f"the idempotency check was given {state.unusable}")
-
-
-def same_request_for_key(state: IdempotencyState) -> Iterator[Finding]:
-    """An `Idempotency-Key` seen within the window comes with the same request."""
-    if state.reused:
-        yield Finding(
-            IDEMPOTENCY_KEY_FIELD, "this Idempotency-Key was already used for a different request"
+        findings.append(
+            Finding(None, "the request body is not plain JSON data and cannot be made idempotent")
         )
 
 
-def rate_key_is_usable(request: RateRequest) -> Iterator[Finding]:
+def idempotency_arguments_are_usable(state: IdempotencyState, findings: list[Finding]) -> None:
+    """The server gives the idempotency check usable arguments."""
+    if state.unusable is not None:
+        findings.append(Finding(None, f"the idempotency check was given {state.unusable}"))
+
+
+def same_request_for_key(state: IdempotencyState, findings: list[Finding]) -> None:
+    """An `Idempotency-Key` seen within the window comes with the same request."""
+    if state.reused:
+        findings.append(
+            Finding(
+                IDEMPOTENCY_KEY_FIELD,
+                "this Idempotency-Key was already used for a different request",
+            )
+        )
+
+
+def rate_key_is_usable(request: RateRequest, findings: list[Finding]) -> None:
     """The server gives the rate limiter an API key that is a string."""
     if request.key is None:
-        yield Finding(None, "the rate limiter was given an unusable key")
+        findings.append(Finding(None, "the rate limiter was given an unusable key"))
 
 
-def clock_reading_is_usable(request: RateRequest) -> Iterator[Finding]:
+def clock_reading_is_usable(request: RateRequest, findings: list[Finding]) -> None:
     """The server gives the rate limiter an integer nanosecond clock reading."""
     if request.reading is None:
-        yield Finding(None, "the rate limiter was given an unusable clock")
+        findings.append(Finding(None, "the rate limiter was given an unusable clock"))
 
 
-def within_rate_limit(request: RateRequest) -> Iterator[Finding]:
+def within_rate_limit(request: RateRequest, findings: list[Finding]) -> None:
     """A request is within its API key's rate for its operation."""
     if request.wait_ns > 0:
         seconds = whole_seconds(request.wait_ns)
         unit = "second" if seconds == 1 else "seconds"
-        yield Finding(None, f"too many requests: retry after {seconds} {unit}")
+        findings.append(Finding(None, f"too many requests: retry after {seconds} {unit}"))

@@ -8,7 +8,7 @@ Each rule reads one `ResponseReading`: the body walked once against its document
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 from campaign_rules._core.json import (
@@ -42,55 +42,59 @@ __all__ = [
 ]
 
 
-def body_is_object(reading: ResponseReading) -> Iterator[Finding]:
+def body_is_object(reading: ResponseReading, findings: list[Finding]) -> None:
     """The response body is a JSON object."""
     if not is_object(reading.body):
         kind = article_of(reading.body)
-        yield Finding(None, f"the response body must be a JSON object, not {kind}")
+        findings.append(Finding(None, f"the response body must be a JSON object, not {kind}"))
 
 
-def error_body_has_a_known_shape(reading: ResponseReading) -> Iterator[Finding]:
+def error_body_has_a_known_shape(reading: ResponseReading, findings: list[Finding]) -> None:
     """An error body has a string `error` (the envelope) or an integer one (the status body)."""
     if is_object(reading.body) and reading.shape is None:
-        yield Finding("error", "error must be an error key (a string) or a status (an integer)")
+        findings.append(
+            Finding("error", "error must be an error key (a string) or a status (an integer)")
+        )
 
 
 _ERROR_RANGE: Final = f"from {ERROR_STATUSES.start} to {ERROR_STATUSES.stop - 1}"
 
 
-def error_status_is_an_error_status(reading: ResponseReading) -> Iterator[Finding]:
+def error_status_is_an_error_status(reading: ResponseReading, findings: list[Finding]) -> None:
     """An error body comes with an HTTP status of the error range.
 
     The status is read as any JSON integer is: an integral float is the integer, and an `int`
     subclass such as `http.HTTPStatus` is read without running any of its methods.
     """
     if as_integer(reading.status) not in ERROR_STATUSES:
-        yield Finding(None, f"the status of an error body must be an integer {_ERROR_RANGE}")
+        findings.append(
+            Finding(None, f"the status of an error body must be an integer {_ERROR_RANGE}")
+        )
 
 
-def sizes_within_caps(reading: ResponseReading) -> Iterator[Finding]:
+def sizes_within_caps(reading: ResponseReading, findings: list[Finding]) -> None:
     """Documented objects and arrays are within the reading caps."""
     for path, cap in reading.oversized:
-        yield Finding(path, f"{path or 'the response body'} {cap}")
+        findings.append(Finding(path, f"{path or 'the response body'} {cap}"))
 
 
-def required_members_present(reading: ResponseReading) -> Iterator[Finding]:
+def required_members_present(reading: ResponseReading, findings: list[Finding]) -> None:
     """Every member the spec's tables list is present, but optional ones."""
     for path in reading.missing:
-        yield Finding(path, f"{path} is required")
+        findings.append(Finding(path, f"{path} is required"))
 
 
-def members_have_json_types(reading: ResponseReading) -> Iterator[Finding]:
+def members_have_json_types(reading: ResponseReading, findings: list[Finding]) -> None:
     """Each documented member has its JSON type; `null` only where allowed."""
     for node in reading.nodes:
         member, kind = node.member, json_type(node.value)
         if kind == member.type or (kind == "null" and (member.nullable or not member.required)):
             continue
         expected = with_article(member.type) + (" or null" if member.nullable else "")
-        yield Finding(node.path, f"{node.path} must be {expected}")
+        findings.append(Finding(node.path, f"{node.path} must be {expected}"))
 
 
-def values_have_formats(reading: ResponseReading) -> Iterator[Finding]:
+def values_have_formats(reading: ResponseReading, findings: list[Finding]) -> None:
     """Each value of the right type has its documented format or enum value."""
     for node in reading.nodes:
         member = node.member
@@ -102,17 +106,17 @@ def values_have_formats(reading: ResponseReading) -> Iterator[Finding]:
         elif member.type == "integer":
             value = as_integer(value)
         if not member.format.check(value):
-            yield Finding(node.path, f"{node.path} must be {member.format.description}")
+            findings.append(Finding(node.path, f"{node.path} must be {member.format.description}"))
 
 
-def maps_hold_strings(reading: ResponseReading) -> Iterator[Finding]:
+def maps_hold_strings(reading: ResponseReading, findings: list[Finding]) -> None:
     """A free-form map (`extracted_data`) maps string names to string values."""
     for node in reading.nodes:
         if not node.member.map_of_strings or json_type(node.value) != "object":
             continue
         if dict.__len__(node.value) > RESPONSE_MAP_MAX_MEMBERS:  # type: ignore[arg-type]
-            yield Finding(
-                node.path, f"{node.path} has more than {RESPONSE_MAP_MAX_MEMBERS} members"
+            findings.append(
+                Finding(node.path, f"{node.path} has more than {RESPONSE_MAP_MAX_MEMBERS} members")
             )
             continue
         members: Iterable[tuple[object, object]] = dict.items(node.value)  # type: ignore[arg-type]
@@ -122,12 +126,14 @@ def maps_hold_strings(reading: ResponseReading) -> Iterator[Finding]:
                 unnamed = True
             elif as_string(value) is None:
                 path = member_path(node.path, str.__str__(name))
-                yield Finding(path, f"{path} must be a string")
+                findings.append(Finding(path, f"{path} must be a string"))
         if unnamed:
-            yield Finding(node.path, f"{node.path} has members whose names are not strings")
+            findings.append(
+                Finding(node.path, f"{node.path} has members whose names are not strings")
+            )
 
 
-def opaque_members_hold_plain_json(reading: ResponseReading) -> Iterator[Finding]:
+def opaque_members_hold_plain_json(reading: ResponseReading, findings: list[Finding]) -> None:
     """`analytics` holds plain JSON within the caps."""
     for node in reading.nodes:
         if not node.member.opaque or json_type(node.value) != "object":
@@ -136,4 +142,4 @@ def opaque_members_hold_plain_json(reading: ResponseReading) -> Iterator[Finding
             node.value, max_depth=RESPONSE_OPAQUE_MAX_DEPTH, max_values=RESPONSE_OPAQUE_MAX_VALUES
         )
         if problem is not None:
-            yield Finding(node.path, f"{node.path} {problem}")
+            findings.append(Finding(node.path, f"{node.path} {problem}"))

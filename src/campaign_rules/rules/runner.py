@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from campaign_rules._core.violations import Violation
+from campaign_rules._core.violations import Finding, Violation
 from campaign_rules.rules.table import Rule, Subject
 
 __all__ = ["collect_violations", "run_rules"]
@@ -17,14 +17,20 @@ def collect_violations(
     """Add the violations of `rules` by `subject` to `found`, in table order.
 
     The key and the id of each violation come from the rule table, the field and the message
-    from the rule's finding, so a violation says what the catalogue says. With a `cap`, rules
-    stop being run once `found` holds that many (D-hostile-input); the answer is whether it does.
+    from the rule's finding, so a violation says what the catalogue says. Each rule appends its
+    findings to a list (a plain call, which compiled costs a fraction of a generator's). With a
+    `cap`, rules stop being run once `found` holds that many, and the findings of the rule that
+    reached it are cut there (D-hostile-input); the answer is whether it does.
     """
+    findings: list[Finding] = []
     for rule in rules:
-        for finding in rule.check(subject):
-            found.append(Violation(rule.key, finding.field, finding.message, rule.id))
-            if len(found) == cap:
-                return True
+        rule.check(subject, findings)
+        if findings:
+            for finding in findings:
+                found.append(Violation(rule.key, finding.field, finding.message, rule.id))
+                if len(found) == cap:
+                    return True
+            findings.clear()
     return False
 
 

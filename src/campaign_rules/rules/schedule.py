@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._core.json import member_path
@@ -12,21 +10,21 @@ from campaign_rules._core.violations import Finding
 __all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
 
 
-def window_times_are_hh_mm(doc: Document) -> Iterator[Finding]:
+def window_times_are_hh_mm(doc: Document, findings: list[Finding]) -> None:
     """`startTime` and `stopTime` are 24-hour `HH:MM` times."""
     for window in doc.windows:
         # A member that is missing or not a string (text None) is another rule's to report.
         if window.start is not None and window.start_time is None:
-            yield _not_hh_mm(member_path(window.path, START_TIME))
+            findings.append(_not_hh_mm(member_path(window.path, START_TIME)))
         if window.stop is not None and window.stop_time is None:
-            yield _not_hh_mm(member_path(window.path, STOP_TIME))
+            findings.append(_not_hh_mm(member_path(window.path, STOP_TIME)))
 
 
 def _not_hh_mm(path: str) -> Finding:
     return Finding(path, f"{path} must be a 24-hour time HH:MM, 00:00 to 23:59")
 
 
-def window_starts_before_stop(doc: Document) -> Iterator[Finding]:
+def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
     """A window's `startTime` is before its `stopTime`."""
     for window in doc.windows:
         start, stop = window.start_time, window.stop_time
@@ -35,4 +33,4 @@ def window_starts_before_stop(doc: Document) -> Iterator[Finding]:
         if start >= stop:
             start_path = member_path(window.path, START_TIME)
             stop_path = member_path(window.path, STOP_TIME)
-            yield Finding(stop_path, f"{stop_path} must be later than {start_path}")
+            findings.append(Finding(stop_path, f"{stop_path} must be later than {start_path}"))

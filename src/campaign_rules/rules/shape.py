@@ -6,18 +6,10 @@ windows, and an enabled cycles block.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Final
+from collections.abc import Iterable
 
 from campaign_rules._campaign.document import Document
-from campaign_rules._campaign.shape import (
-    CAMPAIGN_MEMBERS,
-    CYCLES_MEMBERS,
-    SCHEDULE_MEMBERS,
-    WINDOW_MEMBERS,
-)
 from campaign_rules._core.json import (
-    PLAIN_CLASSES,
     is_object,
     is_oversized_object,
     json_type,
@@ -34,33 +26,27 @@ __all__ = [
     "required_members_present",
 ]
 
-# The built-in class of the first JSON type of each member type, for `members_have_json_types`;
-# a member type missing here is still checked, through `json_type`.
-_FIRST_CLASS: Final[dict[tuple[str, ...] | None, type]] = {
-    types: PLAIN_CLASSES[types[0]]
-    for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
-    for types in shape.values()
-}
 
-
-def payload_is_object(doc: Document) -> Iterator[Finding]:
+def payload_is_object(doc: Document, findings: list[Finding]) -> None:
     """The request body is a JSON object."""
     if not is_object(doc.payload):
         kind = article_of(doc.payload)
-        yield Finding(None, f"the request body must be a JSON object, not {kind}")
+        findings.append(Finding(None, f"the request body must be a JSON object, not {kind}"))
 
 
-def known_members_only(doc: Document) -> Iterator[Finding]:
+def known_members_only(doc: Document, findings: list[Finding]) -> None:
     """Every object holds only the members its spec table lists."""
     for site in doc.sites:
         members = site.members
-        # The common case, checked at once: a plain object whose names are all plain strings
-        # (`read_object` gave it back as it is), each of them known.
-        if members is site.raw and members is not None and members.keys() <= site.shape.keys():
+        # The common case, read when the site was made: a plain object whose names are all plain
+        # strings (`read_object` gave it back as it is), each of them known.
+        if members is site.raw and members is not None and site.all_known:
             continue
         where = site.path or "the request body"
         if is_oversized_object(site.raw):
-            yield Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
+            findings.append(
+                Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
+            )
             continue
         if not site.closed:
             continue
@@ -73,12 +59,12 @@ def known_members_only(doc: Document) -> Iterator[Finding]:
             elif str.__str__(name) not in site.shape:
                 # The message does not repeat the name: the path carries it (D-hostile-input).
                 path = member_path(site.path, str.__str__(name))
-                yield Finding(path, f"this is not a known field of {where}")
+                findings.append(Finding(path, f"this is not a known field of {where}"))
         if has_unnamed:
-            yield Finding(site.path, f"{where} has members whose names are not strings")
+            findings.append(Finding(site.path, f"{where} has members whose names are not strings"))
 
 
-def required_members_present(doc: Document) -> Iterator[Finding]:
+def required_members_present(doc: Document, findings: list[Finding]) -> None:
     """Every object holds its required members."""
     for site in doc.sites:
         members = site.members
@@ -87,23 +73,21 @@ def required_members_present(doc: Document) -> Iterator[Finding]:
         for name in site.required:
             if name not in members:
                 path = member_path(site.path, name)
-                yield Finding(path, f"{path} is required")
+                findings.append(Finding(path, f"{path} is required"))
 
 
-def members_have_json_types(doc: Document) -> Iterator[Finding]:
+def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
     """Every known member holds a value of its JSON type."""
     for site in doc.sites:
         members = site.members
         if members is None:
             continue
-        shape, left_to_others = site.shape, site.left_to_others
-        for name, value in members.items():
-            types = shape.get(name)
-            # The common case first: an exact `str`, `int`, ... is of its type without asking
-            # `json_type`. An unknown member has no types, and `_FIRST_CLASS.get(None)` is
-            # `None`, no value's class, so it goes on to `types is None`.
-            if type(value) is _FIRST_CLASS.get(types) or types is None or name in left_to_others:
-                continue  # of its type, unknown, or a member whose type another rule owns
-            if json_type(value) not in types:
+        # Only the members whose value is not of its type's first class (an exact `str`, `int`,
+        # ...), found when the site was made; the others are of their type.
+        for name in site.to_type_check:
+            types = site.shape[name]
+            if name not in site.left_to_others and json_type(members[name]) not in types:
                 path = member_path(site.path, name)
-                yield Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")
+                findings.append(
+                    Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")
+                )

@@ -9,7 +9,7 @@ rule 3"), the api-contract, or a decision of `docs/decisions.md` ("D-time-format
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
@@ -98,7 +98,7 @@ class Rule(Generic[Subject]):
         key: ErrorKey,
         source: str,
         summary: str,
-        check: Callable[[Subject], Iterator[Finding]],
+        check: Callable[[Subject, list[Finding]], None],
     ) -> None:
         self.id = id
         self.key = key

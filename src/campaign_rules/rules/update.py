@@ -6,7 +6,7 @@ rules judge only what the change does to the campaign that exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
 from campaign_rules._campaign.stored import StoredCampaign
@@ -29,43 +29,45 @@ __all__ = [
 _STATUS_VALUES = frozenset(status.value for status in CampaignStatus)
 
 
-def existing_is_a_campaign(stored: StoredCampaign) -> Iterator[Finding]:
+def existing_is_a_campaign(stored: StoredCampaign, findings: list[Finding]) -> None:
     """The campaign a server read back from storage passes every offline creation rule.
 
     A stored campaign the rules refuse is the server's fault, not the caller's: each problem
     keeps its path in the stored campaign, and its message says where it was found.
     """
     for problem in stored.problems:
-        yield Finding(problem.field, f"the stored campaign: {problem.message}")
+        findings.append(Finding(problem.field, f"the stored campaign: {problem.message}"))
 
 
-def patch_is_object(change: Change) -> Iterator[Finding]:
+def patch_is_object(change: Change, findings: list[Finding]) -> None:
     """The patch is a JSON object within the member limit."""
     if not is_object(change.patch):
-        yield Finding(None, "the patch must be a JSON object of the fields to change")
+        findings.append(Finding(None, "the patch must be a JSON object of the fields to change"))
     elif change.members is None:
-        yield Finding(None, f"the patch must have at most {PATCH_MAX_MEMBERS} members")
+        findings.append(Finding(None, f"the patch must have at most {PATCH_MAX_MEMBERS} members"))
 
 
-def owner_fields_immutable(change: Change) -> Iterator[Finding]:
+def owner_fields_immutable(change: Change, findings: list[Finding]) -> None:
     """`agent_id`, `integration_id` and `integration_type` keep their values."""
     for name in change.changed_owner_fields:
-        yield Finding(name, f"{name} cannot be changed")
+        findings.append(Finding(name, f"{name} cannot be changed"))
 
 
-def cycles_enabled_immutable(change: Change) -> Iterator[Finding]:
+def cycles_enabled_immutable(change: Change, findings: list[Finding]) -> None:
     """`cycles.enabled` keeps its value: enabled at creation or never."""
     if change.changes_cycles_enabled:
-        yield Finding("cycles.enabled", "cycles.enabled cannot be changed after creation")
+        findings.append(
+            Finding("cycles.enabled", "cycles.enabled cannot be changed after creation")
+        )
 
 
-def cycles_mode_immutable(change: Change) -> Iterator[Finding]:
+def cycles_mode_immutable(change: Change, findings: list[Finding]) -> None:
     """`cycles.mode` keeps its value."""
     if change.changes_cycles_mode:
-        yield Finding("cycles.mode", "cycles.mode cannot be changed after creation")
+        findings.append(Finding("cycles.mode", "cycles.mode cannot be changed after creation"))
 
 
-def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
+def cycles_fields_need_enabled_cycles(change: Change, findings: list[Finding]) -> None:
     """A change sets no cycles field but `enabled` on a campaign without cycles."""
     block = change.cycles_patch
     if change.cycles_were_enabled or block is None:
@@ -75,20 +77,22 @@ def cycles_fields_need_enabled_cycles(change: Change) -> Iterator[Finding]:
     # something all the same, and is reported once at the block (D-merge-patch).
     raw: Iterable[tuple[object, object]] = dict.items(change.members["cycles"])  # type: ignore[arg-type,index]
     if any(not issubclass(type(name), str) and value is not None for name, value in raw):
-        yield Finding("cycles", message)
+        findings.append(Finding("cycles", message))
     for name, value in block.items():
         if name != "enabled" and value is not None:
-            yield Finding(member_path("cycles", name), message)
+            findings.append(Finding(member_path("cycles", name), message))
 
 
-def status_is_a_campaign_status(change: Change) -> Iterator[Finding]:
+def status_is_a_campaign_status(change: Change, findings: list[Finding]) -> None:
     """The `status` a server passes is `None` or a campaign status."""
     status = change.status
     if status is not None and as_string(status) not in _STATUS_VALUES:
-        yield Finding(None, "the current status of the campaign must be a campaign status")
+        findings.append(
+            Finding(None, "the current status of the campaign must be a campaign status")
+        )
 
 
-def campaign_not_finished(change: Change) -> Iterator[Finding]:
+def campaign_not_finished(change: Change, findings: list[Finding]) -> None:
     """A finished campaign takes no change."""
     if as_string(change.status) == CampaignStatus.FINISHED.value and not change.is_empty:
-        yield Finding(None, "the campaign is finished and can no longer be changed")
+        findings.append(Finding(None, "the campaign is finished and can no longer be changed"))

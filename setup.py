@@ -1,0 +1,122 @@
+"""Build campaign-rules: compiled with mypyc where it can be, pure Python where it cannot.
+
+`pip install .` and wheels compile the modules below with mypyc (decision D-compiled-build).
+The pure-Python build, from the very same source, is what you get:
+
+- with `CAMPAIGN_RULES_PURE_PYTHON=1` in the environment (any value but empty or `0`);
+- on a Python other than CPython, or where no C compiler can build an extension against this
+  Python's headers (checked first, by compiling a few lines that include `Python.h`);
+- from an editable install (`pip install -e .`), which runs the source tree as it is.
+
+The project's metadata is in pyproject.toml; this file only chooses the extension modules.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from setuptools import setup
+
+PURE_SWITCH = "CAMPAIGN_RULES_PURE_PYTHON"
+ROOT = Path(__file__).resolve().parent
+PACKAGE = ROOT / "src" / "campaign_rules"
+# Left interpreted: modules by path inside the package, and folders (D-compiled-build):
+INTERPRETED = (
+    "__init__.py",  # the PEP 562 `__getattr__` of the moved names
+    "__main__.py",
+    "_validate.py",  # `validate_create`, `validate_update`: public, with docstrings and any types
+    "_cli/",  # argparse and printing: not on the path of a request
+    "_export/",  # the catalogue and the JSON Schema, made once from the tables
+    "strategies/",  # Hypothesis strategies for tests
+    "_wire/convert.py",  # the cattrs converter
+    # Public attrs value objects: cattrs reads their annotations, and they stay plain classes.
+    "_campaign/directory.py",  # the public `Directory` protocol, with its docstrings
+    "_campaign/models.py",
+    "_campaign/results.py",
+    "_core/outcome.py",
+    "_core/violations.py",
+    "_server/lifecycle.py",
+    "_server/paths.py",
+    "_wire/models.py",
+    "_wire/reading.py",  # an attrs class with a field of any type (`value: object`)
+    "audit.py",  # public modules, with their docstrings; the audit's work is validate_create's
+    "dask.py",
+    "idempotency.py",
+    "lifecycle.py",
+    "rate.py",
+    "requests.py",
+    "responses.py",
+    "schema.py",
+)
+# setup.py commands that build the package's code (not merely read its metadata).
+_BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
+
+
+def wants_pure_python() -> bool:
+    """Whether the environment asks for the pure-Python build."""
+    return os.environ.get(PURE_SWITCH, "") not in ("", "0")
+
+
+def can_compile_extensions() -> bool:
+    """Whether a C compiler here builds an extension against this Python's headers."""
+    from setuptools import Distribution
+    from setuptools.command.build_ext import build_ext
+
+    command = build_ext(Distribution())
+    command.finalize_options()
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch, "probe.c")
+        source.write_text("#include <Python.h>\nint probe(void) { return Py_IsInitialized(); }\n")
+        try:
+            from distutils.ccompiler import new_compiler
+            from distutils.sysconfig import customize_compiler
+
+            compiler = new_compiler()
+            customize_compiler(compiler)
+            compiler.compile([str(source)], output_dir=scratch, include_dirs=command.include_dirs)
+        except Exception as error:  # no compiler, no headers, a compiler that fails: all alike
+            print(f"campaign-rules: no usable C compiler ({error}): pure-Python build")
+            return False
+    return True
+
+
+def compiled_paths() -> list[str]:
+    """The modules mypyc compiles, as paths relative to the project root."""
+    return [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if not path.relative_to(PACKAGE).as_posix().startswith(INTERPRETED)
+    ]
+
+
+def extension_modules() -> list[object]:
+    """The mypyc extensions of this build: none for the pure-Python build."""
+    if not _BUILDS.intersection(sys.argv) or "editable_wheel" in sys.argv:
+        return []
+    # setuptools' scratch folder: an extension left there by an earlier build would go into
+    # this one's wheel beside its source, even into a pure-Python one.
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
+    if wants_pure_python():
+        print(f"campaign-rules: {PURE_SWITCH} is set: pure-Python build")
+        return []
+    if platform.python_implementation() != "CPython":
+        print("campaign-rules: mypyc compiles for CPython only: pure-Python build")
+        return []
+    if not can_compile_extensions():
+        return []
+    from mypyc.build import mypycify
+
+    return mypycify(
+        [*compiled_paths(), "--config-file", str(ROOT / "pyproject.toml")],
+        opt_level="3",
+        debug_level="0",
+        group_name="campaign_rules",
+    )
+
+
+setup(ext_modules=extension_modules())
