@@ -35,13 +35,7 @@ PUBLIC_MODULES = (
 )
 # Modules of the interface beyond the campaign body: validating a body loads none of them.
 NOT_ON_THE_CREATE_PATH = (
-    "campaign_rules.requests",
-    "campaign_rules.idempotency",
-    "campaign_rules.rate",
-    "campaign_rules.lifecycle",
-    "campaign_rules.responses",
-    "campaign_rules.schema",
-    "campaign_rules.audit",
+    *(module for module in PUBLIC_MODULES if module != "campaign_rules"),
     "campaign_rules._wire.models",
     "campaign_rules._export.json_schema",
     "campaign_rules._export.catalogue",
