@@ -34,6 +34,8 @@ EXPECTED_BUILD = os.environ.get("CAMPAIGN_RULES_EXPECT_BUILD")
 HOT_PATH = (
     "campaign_rules._campaign.build",
     "campaign_rules._campaign.document",
+    "campaign_rules._core.compiled",
+    "campaign_rules._core.construct",
     "campaign_rules._core.json",
     "campaign_rules.rules.cycles",
     "campaign_rules.rules.fields",
@@ -41,6 +43,7 @@ HOT_PATH = (
     "campaign_rules.rules.schedule",
     "campaign_rules.rules.shape",
     "campaign_rules.rules.table",
+    "campaign_rules.rules.validation",
 )
 
 needs_compiled = pytest.mark.skipif(

@@ -25,11 +25,9 @@ modules, one concern each:
 from __future__ import annotations
 
 import importlib
-import importlib.machinery
 import warnings
 from typing import TYPE_CHECKING, Any, Final
 
-from campaign_rules._campaign import document as _document
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 from campaign_rules._campaign.results import (
@@ -40,6 +38,7 @@ from campaign_rules._campaign.results import (
     UpdateRefused,
     UpdateResult,
 )
+from campaign_rules._core import compiled as _compiled
 from campaign_rules._core.enums import (
     CampaignStatus,
     ContactStatus,
@@ -81,7 +80,7 @@ __version__ = "0.2.0"
 
 #: Whether this is the build compiled with mypyc, rather than the pure-Python one (decision
 #: D-compiled-build). Both give the same results; the compiled one is faster.
-COMPILED: Final[bool] = _document.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+COMPILED: Final[bool] = _compiled.COMPILED
 
 
 def json_schema() -> dict[str, Any]:

@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-from campaign_rules._campaign.build import build_campaign
-from campaign_rules._campaign.change import Change
 from campaign_rules._campaign.directory import Directory, checked_directory
-from campaign_rules._campaign.document import Document
-from campaign_rules._campaign.models import CampaignCreate
 from campaign_rules._campaign.results import (
     CreateAccepted,
     CreateRefused,
     UpdateAccepted,
     UpdateRefused,
 )
-from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus
-from campaign_rules._core.limits import VIOLATIONS_MAX
-from campaign_rules._core.violations import Violation
-from campaign_rules._wire.convert import to_wire
-from campaign_rules.rules.runner import collect_violations, run_rules
-from campaign_rules.rules.table import (
-    CREATE_RULES,
-    LOOKUP_RULES,
-    STORED_CAMPAIGN_RULES,
-    UPDATE_RULES,
-)
+from campaign_rules.rules.validation import create_result, update_result
 
 __all__ = ["validate_create", "validate_update"]
+
+# These two hold the documentation and stay interpreted: a compiled function has no
+# docstring, and checks the types of its arguments at run time. What they run is in
+# `rules.validation`, compiled in the compiled build (D-compiled-build).
 
 
 def validate_create(
@@ -41,13 +31,7 @@ def validate_create(
     of the look-ups (D-hostile-input). Raises `TypeError` only for a `directory` that is not
     a `Directory`.
     """
-    doc = Document(payload, checked_directory(directory))
-    found: list[Violation] = []
-    collect_violations(doc, CREATE_RULES, found, VIOLATIONS_MAX)
-    violations = _with_lookups(found, doc)
-    if violations:
-        return CreateRefused(None, violations)
-    return CreateAccepted(build_campaign(doc), ())
+    return create_result(payload, checked_directory(directory))
 
 
 def validate_update(
@@ -69,36 +53,4 @@ def validate_update(
     campaign. Never raises for any value of `existing`, `patch` or `status`, and changes none;
     raises `TypeError` only for a `directory` that is not a `Directory`.
     """
-    directory = checked_directory(directory)
-    if isinstance(existing, CampaignCreate):
-        campaign = existing
-    else:
-        stored = Document(existing)
-        problems = run_rules(
-            StoredCampaign(run_rules(stored, CREATE_RULES, VIOLATIONS_MAX)), STORED_CAMPAIGN_RULES
-        )
-        if problems:
-            return UpdateRefused(None, problems)
-        campaign = build_campaign(stored)
-    # The merge works on wire JSON (RFC 7396): the campaign is written as the service sends it.
-    change = Change(campaign, to_wire(campaign), patch, status, directory)
-    merged = change.merged
-    found: list[Violation] = []
-    if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):
-        collect_violations(merged, CREATE_RULES, found, VIOLATIONS_MAX)
-    violations = _with_lookups(found, merged)
-    if violations:
-        return UpdateRefused(None, violations)
-    return UpdateAccepted(build_campaign(merged), ())
-
-
-def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:
-    """The offline violations `found`, then every violation the look-ups find.
-
-    The look-ups run whatever the offline rules found (api-contract: a 400 elsewhere does not
-    stop them), and what they find is kept: they are at most 103, one per look-up, and they
-    come last, so an offline result is always a prefix of an online one.
-    """
-    if doc.directory is not None:
-        collect_violations(doc, LOOKUP_RULES, found)
-    return tuple(found)
+    return update_result(existing, patch, status, checked_directory(directory))

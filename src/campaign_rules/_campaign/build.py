@@ -14,12 +14,14 @@ from typing import Final, TypeVar
 
 from campaign_rules._campaign.document import Document, Window
 from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+from campaign_rules._core.construct import construct
 from campaign_rules._core.enums import CyclesMode
 from campaign_rules._core.json import as_integer, as_string
 from campaign_rules._core.limits import (
     DEFAULT_MESSAGE_LIMIT,
     DEFAULT_RETRIES,
     DEFAULT_TIMEZONE,
+    WEEKDAYS,
 )
 
 __all__ = ["DAY_WINDOWS_KEPT", "build_campaign"]
@@ -41,20 +43,23 @@ def build_campaign(doc: Document) -> CampaignCreate:
     is put in lower case (D-agent-id).
     """
     root = doc.root
-    return CampaignCreate(
-        _checked(doc.string("name")),
-        _checked(doc.agent_id),
-        _checked(doc.integration_id),
-        _checked(doc.channel),
-        as_string(root.get("description")),
-        _or_default(doc.string("timezone"), DEFAULT_TIMEZONE),
-        _or_default(as_integer(root.get("retries")), DEFAULT_RETRIES),
-        _or_default(as_integer(root.get("message_limit")), DEFAULT_MESSAGE_LIMIT),
-        as_string(root.get("first_message")),
-        as_string(root.get("template")),
-        as_string(root.get("template_alt")),
-        _schedule(doc, "scheduling"),
-        _cycles(doc),
+    return construct(
+        CampaignCreate,
+        (
+            _checked(doc.string("name")),
+            _checked(doc.agent_id),
+            _checked(doc.integration_id),
+            _checked(doc.channel),
+            as_string(root.get("description")),
+            _or_default(doc.string("timezone"), DEFAULT_TIMEZONE),
+            _or_default(as_integer(root.get("retries")), DEFAULT_RETRIES),
+            _or_default(as_integer(root.get("message_limit")), DEFAULT_MESSAGE_LIMIT),
+            as_string(root.get("first_message")),
+            as_string(root.get("template")),
+            as_string(root.get("template_alt")),
+            _schedule(doc, "scheduling"),
+            _cycles(doc),
+        ),
     )
 
 
@@ -62,15 +67,19 @@ def _cycles(doc: Document) -> CyclesConfig | None:
     cycles = doc.enabled_cycles
     if cycles is None:
         return None
-    return CyclesConfig(
-        mode=_MODES[_checked(doc.cycles_mode)],
-        max_iterations=_checked(as_integer(cycles.get("max_iterations"))),
-        cooldown_minutes=as_integer(cycles.get("cooldown_minutes")),
-        filter_statuses=_strings(doc.filter_lists.get("filter_statuses")),
-        filter_tags=_strings(doc.filter_lists.get("filter_tags")),
-        schedule=_schedule(doc, "cycles.schedule"),
-        schedule_start_date=doc.cycle_dates.get("schedule_start_date"),
-        schedule_end_date=doc.cycle_dates.get("schedule_end_date"),
+    return construct(
+        CyclesConfig,
+        (
+            True,  # `enabled`: a block not enabled is left out
+            _MODES[_checked(doc.cycles_mode)],
+            _checked(as_integer(cycles.get("max_iterations"))),
+            as_integer(cycles.get("cooldown_minutes")),
+            _strings(doc.filter_lists.get("filter_statuses")),
+            _strings(doc.filter_lists.get("filter_tags")),
+            _schedule(doc, "cycles.schedule"),
+            doc.cycle_dates.get("schedule_start_date"),
+            doc.cycle_dates.get("schedule_end_date"),
+        ),
     )
 
 
@@ -79,7 +88,9 @@ def _schedule(doc: Document, path: str) -> Schedule | None:
     windows = doc.schedule_windows.get(path)
     if windows is None:
         return None
-    return Schedule(**{window.day: _day_window(window) for window in windows})
+    by_day = {window.day: _day_window(window) for window in windows}
+    # The fields of `Schedule` are the weekdays, in the order of `WEEKDAYS`.
+    return construct(Schedule, tuple(by_day.get(day) for day in WEEKDAYS))
 
 
 def _day_window(window: Window) -> DayWindow:
@@ -90,7 +101,7 @@ def _day_window(window: Window) -> DayWindow:
     key = (start, stop, window.members["active"] is True)
     made = _DAY_WINDOWS.get(key)
     if made is None:
-        made = DayWindow(*key)
+        made = construct(DayWindow, key)
         if len(_DAY_WINDOWS) < DAY_WINDOWS_KEPT:
             _DAY_WINDOWS[key] = made
     return made

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from campaign_rules._core.construct import construct
 from campaign_rules._core.violations import Finding, Violation
 from campaign_rules.rules.table import Rule, Subject
 
@@ -27,7 +28,8 @@ def collect_violations(
         rule.check(subject, findings)
         if findings:
             for finding in findings:
-                found.append(Violation(rule.key, finding.field, finding.message, rule.id))
+                violation = (rule.key, finding.field, finding.message, rule.id)
+                found.append(construct(Violation, violation))
                 if len(found) == cap:
                     return True
             findings.clear()

@@ -1,0 +1,84 @@
+"""The two validations: which rule tables run over what, in which order, and their results.
+
+The public `validate_create` and `validate_update` (`campaign_rules._validate`) hold the
+documentation and check their `directory`; they call these, which the compiled build compiles
+with the rest of the hot path, so that a request crosses into compiled code once.
+"""
+
+from __future__ import annotations
+
+from campaign_rules._campaign.build import build_campaign
+from campaign_rules._campaign.change import Change
+from campaign_rules._campaign.directory import Directory
+from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.models import CampaignCreate
+from campaign_rules._campaign.results import (
+    CreateAccepted,
+    CreateRefused,
+    UpdateAccepted,
+    UpdateRefused,
+)
+from campaign_rules._campaign.stored import StoredCampaign
+from campaign_rules._core.construct import construct
+from campaign_rules._core.limits import VIOLATIONS_MAX
+from campaign_rules._core.violations import Violation
+from campaign_rules._wire.convert import to_wire
+from campaign_rules.rules.runner import collect_violations, run_rules
+from campaign_rules.rules.table import (
+    CREATE_RULES,
+    LOOKUP_RULES,
+    STORED_CAMPAIGN_RULES,
+    UPDATE_RULES,
+)
+
+__all__ = ["create_result", "update_result"]
+
+
+def create_result(payload: object, directory: Directory | None) -> CreateAccepted | CreateRefused:
+    """`validate_create(payload, directory=directory)`, for a `directory` already checked."""
+    doc = Document(payload, directory)
+    found: list[Violation] = []
+    collect_violations(doc, CREATE_RULES, found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, doc)
+    if violations:
+        return construct(CreateRefused, (None, violations))
+    return construct(CreateAccepted, (build_campaign(doc), ()))
+
+
+def update_result(
+    existing: object, patch: object, status: object, directory: Directory | None
+) -> UpdateAccepted | UpdateRefused:
+    """`validate_update(existing, patch, ...)`, for a `directory` already checked."""
+    if isinstance(existing, CampaignCreate):
+        campaign = existing
+    else:
+        # Stored wire JSON: what the creation rules refuse in it is the server's fault.
+        stored = Document(existing)
+        problems = run_rules(
+            StoredCampaign(run_rules(stored, CREATE_RULES, VIOLATIONS_MAX)), STORED_CAMPAIGN_RULES
+        )
+        if problems:
+            return construct(UpdateRefused, (None, problems))
+        campaign = build_campaign(stored)
+    # The merge works on wire JSON (RFC 7396): the campaign is written as the service sends it.
+    change = Change(campaign, to_wire(campaign), patch, status, directory)
+    merged = change.merged
+    found: list[Violation] = []
+    if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):
+        collect_violations(merged, CREATE_RULES, found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, merged)
+    if violations:
+        return construct(UpdateRefused, (None, violations))
+    return construct(UpdateAccepted, (build_campaign(merged), ()))
+
+
+def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:
+    """The offline violations `found`, then every violation the look-ups find.
+
+    The look-ups run whatever the offline rules found (api-contract: a 400 elsewhere does not
+    stop them), and what they find is kept: they are at most 103, one per look-up, and they
+    come last, so an offline result is always a prefix of an online one.
+    """
+    if doc.directory is not None:
+        collect_violations(doc, LOOKUP_RULES, found)
+    return tuple(found)
