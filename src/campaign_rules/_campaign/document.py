@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
-_ENABLED_ONLY: Final[MemberTypes] = {"enabled": CYCLES_MEMBERS["enabled"]}
 # spec 2.4: the two dates of the cycles schedule.
 _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
 # The members that rules read as text: each is read (and a str subclass copied) once. The rules
@@ -64,12 +63,6 @@ _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
 # character more, which they refuse as they would the whole (D-hostile-input).
 _BOUNDED_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_type", "timezone")
 _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
-# The built-in class of the first JSON type of each member, by shape (the shapes are the
-# constants of `_campaign.shape`, told apart by identity), for `Site`'s one pass.
-_CLASSES: Final[dict[int, dict[str, type]]] = {
-    id(shape): {name: PLAIN_CLASSES[types[0]] for name, types in shape.items()}
-    for shape in (CAMPAIGN_MEMBERS, CYCLES_MEMBERS, _ENABLED_ONLY, SCHEDULE_MEMBERS, WINDOW_MEMBERS)
-}
 # The paths of the two schedules' windows, spelt once rather than on every payload.
 WINDOW_PATHS: Final = {
     schedule: {day: f"{schedule}.{day}" for day in WEEKDAYS}
@@ -77,12 +70,47 @@ WINDOW_PATHS: Final = {
 }
 
 
+class ObjectKind:
+    """What an object of the payload is checked against, for `Site`.
+
+    `shape`: its members and their JSON types; `required`: the members it must hold; `closed`:
+    whether members outside `shape` are refused; `left_to_others`: members whose JSON type
+    another rule owns; `classes`: the built-in class of each member's first JSON type (an exact
+    `str` for a string member, ...), made once here rather than on every site.
+    """
+
+    __slots__ = ("classes", "closed", "left_to_others", "required", "shape")
+
+    def __init__(
+        self,
+        shape: MemberTypes,
+        required: tuple[str, ...] = (),
+        closed: bool = True,
+        left_to_others: tuple[str, ...] = (),
+    ) -> None:
+        self.shape = shape
+        self.required = required
+        self.closed = closed
+        self.left_to_others = left_to_others
+        self.classes = {name: PLAIN_CLASSES[types[0]] for name, types in shape.items()}
+
+
+_CAMPAIGN: Final = ObjectKind(CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)
+_SCHEDULE: Final = ObjectKind(SCHEDULE_MEMBERS)
+_WINDOW: Final = ObjectKind(WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
+_CYCLES: Final = ObjectKind(CYCLES_MEMBERS)
+# spec 2.4 rule 3: in cooldown mode, `cycles.cooldown_mode_has_no_schedule` owns these fields.
+_COOLDOWN_CYCLES: Final = ObjectKind(CYCLES_MEMBERS, left_to_others=SCHEDULE_ONLY_CYCLES_FIELDS)
+# spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
+_DISABLED_CYCLES: Final = ObjectKind({"enabled": CYCLES_MEMBERS["enabled"]}, closed=False)
+
+
 class Site:
     """An object of the payload whose members are checked, and the shape they are checked against.
 
     `raw` is the object as given; `members` its string-named members, read once (`None` when it
-    is too large to read). `closed`: whether members outside `shape` are refused.
-    `left_to_others`: members whose JSON type another rule owns.
+    is too large to read). `shape`, `required`, `closed` and `left_to_others` are those of its
+    `ObjectKind`.
 
     Its members are read in one pass when it is made, for the shape rules, which would each walk
     them otherwise: `all_known`, whether every name is in `shape`; `to_type_check`, the known
@@ -106,26 +134,19 @@ class Site:
     )
 
     def __init__(
-        self,
-        path: str | None,
-        raw: object,
-        members: dict[str, object] | None,
-        shape: MemberTypes,
-        required: tuple[str, ...] = (),
-        closed: bool = True,
-        left_to_others: tuple[str, ...] = (),
+        self, path: str | None, raw: object, members: dict[str, object] | None, kind: ObjectKind
     ) -> None:
         self.path = path
         self.raw = raw
         self.members = members
-        self.shape = shape
-        self.required = required
-        self.closed = closed
-        self.left_to_others = left_to_others
+        self.shape = kind.shape
+        self.required = kind.required
+        self.closed = kind.closed
+        self.left_to_others = kind.left_to_others
         self.all_known = True
         self.to_type_check: tuple[str, ...] = ()
         if members is not None:
-            classes = _CLASSES[id(shape)]
+            classes = kind.classes
             odd: list[str] | None = None  # made only when needed: most sites have none
             for name, value in members.items():
                 cls = classes.get(name)
@@ -261,20 +282,17 @@ class Document:
 
         `root` and `cycles` are the members of the payload and of its cycles block, as read.
         """
-        sites.append(Site(None, self.payload, root, CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS))
+        sites.append(Site(None, self.payload, root, _CAMPAIGN))
         self._read_schedule("scheduling", self.root.get("scheduling"), sites)
         raw_cycles = self.root.get("cycles")
         if not is_object(raw_cycles):
             return
         if self.enabled_cycles is None:
-            # spec 2.4 rule 2: of a block not enabled, only `enabled` itself is read.
-            sites.append(Site("cycles", raw_cycles, cycles, _ENABLED_ONLY, (), False))
+            sites.append(Site("cycles", raw_cycles, cycles, _DISABLED_CYCLES))
         elif self.in_cooldown_mode:
-            # spec 2.4 rule 3: `cycles.cooldown_mode_has_no_schedule` owns these fields.
-            left = SCHEDULE_ONLY_CYCLES_FIELDS
-            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS, (), True, left))
+            sites.append(Site("cycles", raw_cycles, cycles, _COOLDOWN_CYCLES))
         else:
-            sites.append(Site("cycles", raw_cycles, cycles, CYCLES_MEMBERS))
+            sites.append(Site("cycles", raw_cycles, cycles, _CYCLES))
             self._read_schedule("cycles.schedule", self.cycles_schedule, sites)
 
     def _read_schedule(self, path: str, raw: object, sites: list[Site]) -> None:
@@ -282,7 +300,7 @@ class Document:
         if not is_object(raw):
             return
         schedule = read_object(raw)
-        sites.append(Site(path, raw, schedule, SCHEDULE_MEMBERS))
+        sites.append(Site(path, raw, schedule, _SCHEDULE))
         if schedule is None:
             return
         windows = self.schedule_windows[path] = []
@@ -293,11 +311,9 @@ class Document:
             members = read_object(window)
             if members is None:
                 if is_object(window):  # an object too large to read: its site reports it
-                    sites.append(Site(window_path, window, None, WINDOW_MEMBERS))
+                    sites.append(Site(window_path, window, None, _WINDOW))
                 continue  # not an object: the schedule's type check reports it
-            sites.append(
-                Site(window_path, window, members, WINDOW_MEMBERS, REQUIRED_WINDOW_MEMBERS)
-            )
+            sites.append(Site(window_path, window, members, _WINDOW))
             start, stop = as_string(members.get(START_TIME)), as_string(members.get(STOP_TIME))
             start_time = parse_time(start) if start is not None else None
             stop_time = parse_time(stop) if stop is not None else None
