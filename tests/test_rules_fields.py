@@ -150,6 +150,11 @@ class TestAgentIdIsUuidV4:
             with_char(V4, 0, "９"),
             with_char(V4, 8, "_"),
             V4[:8] + V4[9:13] + "-" + V4[8] + V4[13:],
+            # More dashes in place of digits, an even number of digits left: still 36 long.
+            with_char(with_char(V4, 28, "-"), 30, "-"),
+            with_char(V4, 0, "+"),
+            with_char(V4, 0, " "),
+            "0x" + V4[2:],
             "00000000-0000-0000-0000-000000000000",
             "ffffffff-ffff-ffff-ffff-ffffffffffff",
             "x" * 10_000_000,

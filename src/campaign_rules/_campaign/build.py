@@ -88,9 +88,11 @@ def _schedule(doc: Document, path: str) -> Schedule | None:
     windows = doc.schedule_windows.get(path)
     if windows is None:
         return None
-    by_day = {window.day: _day_window(window) for window in windows}
     # The fields of `Schedule` are the weekdays, in the order of `WEEKDAYS`.
-    return construct(Schedule, tuple(by_day.get(day) for day in WEEKDAYS))
+    days: list[DayWindow | None] = [None] * len(WEEKDAYS)
+    for window in windows:
+        days[window.weekday] = _day_window(window)
+    return construct(Schedule, tuple(days))
 
 
 def _day_window(window: Window) -> DayWindow:
@@ -98,7 +100,7 @@ def _day_window(window: Window) -> DayWindow:
     start, stop = window.start_time, window.stop_time
     if start is None or stop is None:
         raise TypeError("a time the rules refuse reached the value objects")
-    key = (start, stop, window.members["active"] is True)
+    key = (start, stop, window.active)
     made = _DAY_WINDOWS.get(key)
     if made is None:
         made = construct(DayWindow, key)

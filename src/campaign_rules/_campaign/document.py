@@ -160,33 +160,30 @@ class Site:
                 self.to_type_check = tuple(odd)
 
 
-class Window:
-    """A readable weekday window of a schedule in force, with its times read once.
+class Window(Site):
+    """A readable weekday window of a schedule in force: its site, with its times read once.
 
-    `start` and `stop` are its `startTime` and `stopTime` when they are strings, else `None`
-    (absent, or of another type: other rules report those); `start_time` and `stop_time` the
-    times of day they spell, `None` when they are not `HH:MM` (D-time-format).
+    `day` is its weekday, `weekday` that day's index in `WEEKDAYS`; `active`, whether its
+    `active` member is `true`. `start` and `stop` are its
+    `startTime` and `stopTime` when they are strings, else `None` (absent, or of another type:
+    other rules report those); `start_time` and `stop_time` the times of day they spell, `None`
+    when they are not `HH:MM` (D-time-format). A `Site` itself, so that a window is one object
+    (D-compiled-build).
     """
 
-    __slots__ = ("day", "members", "path", "start", "start_time", "stop", "stop_time")
+    __slots__ = ("active", "day", "start", "start_time", "stop", "stop_time", "weekday")
 
     def __init__(
-        self,
-        path: str,
-        day: str,
-        members: dict[str, object],
-        start: str | None,
-        stop: str | None,
-        start_time: datetime.time | None,
-        stop_time: datetime.time | None,
+        self, path: str, raw: object, members: dict[str, object], day: str, weekday: int
     ) -> None:
-        self.path = path
+        super().__init__(path, raw, members, _WINDOW)
         self.day = day
-        self.members = members
-        self.start = start
-        self.stop = stop
-        self.start_time = start_time
-        self.stop_time = stop_time
+        self.weekday = weekday
+        self.active = members.get("active") is True
+        self.start = as_string(members.get(START_TIME))
+        self.stop = as_string(members.get(STOP_TIME))
+        self.start_time = parse_time(self.start) if self.start is not None else None
+        self.stop_time = parse_time(self.stop) if self.stop is not None else None
 
 
 class Document:
@@ -304,20 +301,17 @@ class Document:
         if schedule is None:
             return
         windows = self.schedule_windows[path] = []
-        for day, window_path in WINDOW_PATHS[path].items():
+        for weekday, (day, window_path) in enumerate(WINDOW_PATHS[path].items()):
             window = schedule.get(day)
             if window is None:
                 continue  # absent, or `null`, which the schedule's type check reports
             members = read_object(window)
-            if members is None:
-                if is_object(window):  # an object too large to read: its site reports it
-                    sites.append(Site(window_path, window, None, _WINDOW))
-                continue  # not an object: the schedule's type check reports it
-            sites.append(Site(window_path, window, members, _WINDOW))
-            start, stop = as_string(members.get(START_TIME)), as_string(members.get(STOP_TIME))
-            start_time = parse_time(start) if start is not None else None
-            stop_time = parse_time(stop) if stop is not None else None
-            windows.append(Window(window_path, day, members, start, stop, start_time, stop_time))
+            if members is not None:
+                windows.append(Window(window_path, window, members, day, weekday))
+                sites.append(windows[-1])
+            elif is_object(window):  # an object too large to read: its site reports it
+                sites.append(Site(window_path, window, None, _WINDOW))
+            # Not an object: the schedule's type check reports it.
 
     def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
         """Read the filter lists and the dates of the enabled block `cycles`."""

@@ -11,8 +11,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-import attrs
-
 from campaign_rules._core.enums import ContactStatus, IntegrationType
 
 __all__ = [
@@ -64,12 +62,21 @@ __all__ = [
 ]
 
 
-@attrs.frozen
 class Bounds:
-    """An inclusive range of integers, `low` to `high`."""
+    """An inclusive range of integers, `low` to `high`.
 
-    low: int
-    high: int
+    A plain class rather than an attrs one: compiled with mypyc, an attrs class in a compiled
+    module is a Python class, whose `in` costs 35 times a native class's (D-compiled-build).
+    """
+
+    __slots__ = ("high", "low")
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low = low
+        self.high = high
+
+    def __repr__(self) -> str:
+        return f"Bounds({self.low}, {self.high})"
 
     def __contains__(self, value: int) -> bool:
         return self.low <= value <= self.high
