@@ -12,7 +12,7 @@ every request: a rule then finds everything it needs already read (see benchmark
 from __future__ import annotations
 
 import datetime
-from typing import Final
+from typing import Any, Final
 
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.shape import (
@@ -41,6 +41,7 @@ from campaign_rules._core.limits import (
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
     NAME_MAX_LENGTH,
+    OBJECT_MAX_MEMBERS,
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
 )
@@ -112,10 +113,11 @@ class Site:
     is too large to read). `shape`, `required`, `closed` and `left_to_others` are those of its
     `ObjectKind`.
 
-    Its members are read in one pass when it is made, for the shape rules, which would each walk
-    them otherwise: `all_known`, whether every name is in `shape`; `to_type_check`, the known
-    names whose value is not of the built-in class of its first JSON type (an exact `str` for a
-    string member, ...), which `members_have_json_types` checks, the others being of their type.
+    Its members are read in one pass when it is made, with the check that their names are plain
+    strings, for the shape rules, which would each walk them otherwise: `all_known`, whether
+    every name is in `shape`; `to_type_check`, the known names whose value is not of the
+    built-in class of its first JSON type (an exact `str` for a string member, ...), which
+    `members_have_json_types` checks, the others being of their type.
 
     A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
     attributes are read as fields of a C struct (D-compiled-build).
@@ -133,31 +135,48 @@ class Site:
         "to_type_check",
     )
 
-    def __init__(
-        self, path: str | None, raw: object, members: dict[str, object] | None, kind: ObjectKind
-    ) -> None:
+    def __init__(self, path: str | None, raw: object, kind: ObjectKind) -> None:
         self.path = path
         self.raw = raw
-        self.members = members
         self.shape = kind.shape
         self.required = kind.required
         self.closed = kind.closed
         self.left_to_others = kind.left_to_others
         self.all_known = True
         self.to_type_check: tuple[str, ...] = ()
-        if members is not None:
-            classes = kind.classes
-            odd: list[str] | None = None  # made only when needed: most sites have none
-            for name, value in members.items():
-                cls = classes.get(name)
-                if cls is None:
-                    self.all_known = False
-                elif type(value) is not cls:
-                    if odd is None:
-                        odd = []
-                    odd.append(name)
-            if odd is not None:
-                self.to_type_check = tuple(odd)
+        self.members: dict[str, object] | None = None
+        # The common case, in one pass: a plain `dict` within the member limit whose names are
+        # all plain strings is its own members, as `read_object` would give it.
+        if type(raw) is dict and len(raw) <= OBJECT_MAX_MEMBERS and self._scan(raw, kind):
+            self.members = raw
+            return
+        # Any other value: `read_object` reads it, or refuses it (`None`).
+        members = read_object(raw)
+        if members is not None and self._scan(members, kind):
+            self.members = members
+
+    def _scan(self, members: dict[Any, object], kind: ObjectKind) -> bool:
+        """Read `all_known` and `to_type_check` off `members`, unless a name is not a `str`.
+
+        The answer is whether every name is a plain `str`; when one is not, nothing is read.
+        """
+        classes = kind.classes
+        all_known = True
+        odd: list[str] | None = None  # made only when needed: most sites have none
+        for name, value in members.items():
+            if type(name) is not str:
+                return False
+            cls = classes.get(name)
+            if cls is None:
+                all_known = False
+            elif type(value) is not cls:
+                if odd is None:
+                    odd = []
+                odd.append(name)
+        self.all_known = all_known
+        if odd is not None:
+            self.to_type_check = tuple(odd)
+        return True
 
 
 class Window(Site):
@@ -168,15 +187,15 @@ class Window(Site):
     `startTime` and `stopTime` when they are strings, else `None` (absent, or of another type:
     other rules report those); `start_time` and `stop_time` the times of day they spell, `None`
     when they are not `HH:MM` (D-time-format). A `Site` itself, so that a window is one object
-    (D-compiled-build).
+    (D-compiled-build). A window object too large to read is a site only, and no `Window` of
+    `Document.windows`.
     """
 
     __slots__ = ("active", "day", "start", "start_time", "stop", "stop_time", "weekday")
 
-    def __init__(
-        self, path: str, raw: object, members: dict[str, object], day: str, weekday: int
-    ) -> None:
-        super().__init__(path, raw, members, _WINDOW)
+    def __init__(self, path: str, raw: object, day: str, weekday: int) -> None:
+        super().__init__(path, raw, _WINDOW)
+        members = self.members if self.members is not None else {}
         self.day = day
         self.weekday = weekday
         self.active = members.get("active") is True
@@ -213,8 +232,8 @@ class Document:
         self._agent_found: bool | None = None
         self._integration_type_asked = False
         self._integration_type_found: str | None = None
-        root = read_object(payload)
-        self.root: dict[str, object] = root if root is not None else {}
+        root = Site(None, payload, _CAMPAIGN)
+        self.root: dict[str, object] = root.members if root.members is not None else {}
         self._strings = {
             name: as_string_head(self.root.get(name), _TEXT_HEAD) for name in _BOUNDED_TEXT_MEMBERS
         }
@@ -242,7 +261,8 @@ class Document:
         sites: list[Site] = []
         self.schedule_windows: dict[str, list[Window]] = {}
         if is_object(payload):
-            self._read_sites(root, cycles, sites)
+            sites.append(root)
+            self._read_sites(cycles, sites)
         self.sites: tuple[Site, ...] = tuple(sites)
         self.windows: tuple[Window, ...] = tuple(
             window for windows in self.schedule_windows.values() for window in windows
@@ -269,49 +289,41 @@ class Document:
         """Whether the cycles block is enabled in `cooldown` mode."""
         return self.cycles_mode == CyclesMode.COOLDOWN
 
-    def _read_sites(
-        self,
-        root: dict[str, object] | None,
-        cycles: dict[str, object] | None,
-        sites: list[Site],
-    ) -> None:
-        """Add the sites of a payload that is an object, and read the windows of its schedules.
+    def _read_sites(self, cycles: dict[str, object] | None, sites: list[Site]) -> None:
+        """Add the sites after the root's, of a payload that is an object, and read its windows.
 
-        `root` and `cycles` are the members of the payload and of its cycles block, as read.
+        `cycles` is the members of the payload's cycles block, as read.
         """
-        sites.append(Site(None, self.payload, root, _CAMPAIGN))
         self._read_schedule("scheduling", self.root.get("scheduling"), sites)
         raw_cycles = self.root.get("cycles")
         if not is_object(raw_cycles):
             return
         if self.enabled_cycles is None:
-            sites.append(Site("cycles", raw_cycles, cycles, _DISABLED_CYCLES))
+            sites.append(Site("cycles", raw_cycles, _DISABLED_CYCLES))
         elif self.in_cooldown_mode:
-            sites.append(Site("cycles", raw_cycles, cycles, _COOLDOWN_CYCLES))
+            sites.append(Site("cycles", raw_cycles, _COOLDOWN_CYCLES))
         else:
-            sites.append(Site("cycles", raw_cycles, cycles, _CYCLES))
+            sites.append(Site("cycles", raw_cycles, _CYCLES))
             self._read_schedule("cycles.schedule", self.cycles_schedule, sites)
 
     def _read_schedule(self, path: str, raw: object, sites: list[Site]) -> None:
         """Add the sites of a Schedule object and of its weekday windows; keep its windows."""
         if not is_object(raw):
             return
-        schedule = read_object(raw)
-        sites.append(Site(path, raw, schedule, _SCHEDULE))
+        site = Site(path, raw, _SCHEDULE)
+        sites.append(site)
+        schedule = site.members
         if schedule is None:
             return
         windows = self.schedule_windows[path] = []
         for weekday, (day, window_path) in enumerate(WINDOW_PATHS[path].items()):
-            window = schedule.get(day)
-            if window is None:
-                continue  # absent, or `null`, which the schedule's type check reports
-            members = read_object(window)
-            if members is not None:
-                windows.append(Window(window_path, window, members, day, weekday))
-                sites.append(windows[-1])
-            elif is_object(window):  # an object too large to read: its site reports it
-                sites.append(Site(window_path, window, None, _WINDOW))
-            # Not an object: the schedule's type check reports it.
+            raw_window = schedule.get(day)
+            if not is_object(raw_window):
+                continue  # absent, `null` or not an object: the schedule's type check reports it
+            window = Window(window_path, raw_window, day, weekday)
+            sites.append(window)
+            if window.members is not None:  # else too large to read: its site reports it
+                windows.append(window)
 
     def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
         """Read the filter lists and the dates of the enabled block `cycles`."""

@@ -129,7 +129,10 @@ def as_boolean(value: object) -> bool | None:
 
 def array_length(value: object) -> int | None:
     """The number of items of a JSON array, counted without reading them; else `None`."""
-    return list.__len__(value) if issubclass(type(value), list) else None  # type: ignore[arg-type]
+    cls = type(value)
+    if cls is list:  # the common case first: compiled, `len` of a `list` reads its size
+        return len(value)  # type: ignore[arg-type]
+    return list.__len__(value) if issubclass(cls, list) else None  # type: ignore[arg-type]
 
 
 def read_list(value: object) -> list[object] | None:
@@ -144,7 +147,8 @@ def read_list(value: object) -> list[object] | None:
 
 def is_object(value: object) -> bool:
     """Whether `value` is a JSON object (a `dict`, however large)."""
-    return issubclass(type(value), dict)
+    cls = type(value)
+    return cls is dict or issubclass(cls, dict)
 
 
 def is_oversized_object(value: object) -> bool:
