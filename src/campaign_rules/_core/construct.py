@@ -6,7 +6,8 @@ generated `__init__` runs as interpreted code in both builds and sets each field
 `object.__setattr__`: about 70 ns a field. Called from compiled code, setting each slot
 through its descriptor does the same in about 40 ns: building a valid payload's value went
 from 3.2 to 2.3 µs (benchmarks/RESULTS.md). Interpreted, the attrs `__init__` is the faster
-of the two, so the pure-Python build calls it (D-compiled-build).
+of the two, so the pure-Python build calls it, but for a class with keyword-only fields
+(D-compiled-build).
 
 Filling the slots is exactly what the generated `__init__` does for the classes it is used
 on, and only for those: a class with a validator, a converter, a field left out of `__init__`,
@@ -32,23 +33,23 @@ Setter = Callable[[object, object], None]
 _new: Final = object.__new__
 # The slot setters of each class filled so far, in the order of its fields.
 _SETTERS: Final[dict[type, tuple[Setter, ...]]] = {}
-# The `__init__` parameters of each class made so far: its fields' names when it has a
-# keyword-only one, else none (it is called with its values in order).
-_KEYWORDS: Final[dict[type, tuple[str, ...]]] = {}
+# Whether each class made so far by the pure-Python build has a keyword-only field.
+_KEYWORD_ONLY: Final[dict[type, bool]] = {}
 
 
 def construct(cls: type[T], values: tuple[object, ...]) -> T:
     """An instance of the frozen attrs class `cls` with its fields, in order, set to `values`.
 
-    Equal to calling `cls` with `values`: it is that call in the pure-Python build (by keyword
-    for a class with keyword-only fields), and the same slots filled directly in the compiled one.
+    Equal to calling `cls` with `values`: the compiled build fills the slots, and so does the
+    pure-Python one for a class with keyword-only fields (which would otherwise need a `dict`
+    of keywords); the pure-Python build calls any other class.
     """
-    if not COMPILED:
-        names = _KEYWORDS.get(cls)
-        if names is None:
-            names = _KEYWORDS[cls] = _keywords(cls)
-        return cls(**dict(zip(names, values, strict=True))) if names else cls(*values)
-    return slots_filled(cls, values)
+    if COMPILED:
+        return slots_filled(cls, values)
+    keyword_only = _KEYWORD_ONLY.get(cls)
+    if keyword_only is None:
+        keyword_only = _KEYWORD_ONLY[cls] = _has_keyword_only_fields(cls)
+    return slots_filled(cls, values) if keyword_only else cls(*values)
 
 
 def slots_filled(cls: type[T], values: tuple[object, ...]) -> T:
@@ -90,8 +91,5 @@ def _slot_of(cls: type, name: str) -> types.MemberDescriptorType:
     raise TypeError(f"{cls.__name__} has no slot {name}")
 
 
-def _keywords(cls: type) -> tuple[str, ...]:
-    fields = attrs.fields(cls)
-    if any(field.kw_only for field in fields):
-        return tuple(field.alias for field in fields)
-    return ()
+def _has_keyword_only_fields(cls: type) -> bool:
+    return attrs.has(cls) and any(field.kw_only for field in attrs.fields(cls))
