@@ -64,6 +64,8 @@ _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
 # character more, which they refuse as they would the whole (D-hostile-input).
 _BOUNDED_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_type", "timezone")
 _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
+_NO_FILTER_LISTS: Final[dict[str, list[object]]] = {}
+_NO_CYCLE_DATES: Final[dict[str, datetime.date | None]] = {}
 # The paths of the two schedules' windows, spelt once rather than on every payload.
 WINDOW_PATHS: Final = {
     schedule: {day: f"{schedule}.{day}" for day in WEEKDAYS}
@@ -259,18 +261,16 @@ class Document:
             enabled.get("schedule") if enabled is not None and not self.in_cooldown_mode else None
         )
 
-        sites: list[Site] = []
+        self.sites: list[Site] = []
+        self.windows: list[Window] = []
         self.schedule_windows: dict[str, list[Window]] = {}
         if is_object(payload):
-            sites.append(root)
-            self._read_sites(cycles, sites)
-        self.sites: tuple[Site, ...] = tuple(sites)
-        self.windows: tuple[Window, ...] = tuple(
-            window for windows in self.schedule_windows.values() for window in windows
-        )
+            self.sites.append(root)
+            self._read_sites(cycles)
 
-        self.filter_lists: dict[str, list[object]] = {}
-        self.cycle_dates: dict[str, datetime.date | None] = {}
+        # Most payloads have no enabled block: they share two empty mappings, never written.
+        self.filter_lists: dict[str, list[object]] = _NO_FILTER_LISTS
+        self.cycle_dates: dict[str, datetime.date | None] = _NO_CYCLE_DATES
         if enabled is not None:
             self._read_enabled_cycles(enabled)
 
@@ -290,29 +290,29 @@ class Document:
         """Whether the cycles block is enabled in `cooldown` mode."""
         return self.cycles_mode == CyclesMode.COOLDOWN
 
-    def _read_sites(self, cycles: dict[str, object] | None, sites: list[Site]) -> None:
+    def _read_sites(self, cycles: dict[str, object] | None) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.
 
         `cycles` is the members of the payload's cycles block, as read.
         """
-        self._read_schedule("scheduling", self.root.get("scheduling"), sites)
+        self._read_schedule("scheduling", self.root.get("scheduling"))
         raw_cycles = self.root.get("cycles")
         if not is_object(raw_cycles):
             return
         if self.enabled_cycles is None:
-            sites.append(Site("cycles", raw_cycles, _DISABLED_CYCLES))
+            self.sites.append(Site("cycles", raw_cycles, _DISABLED_CYCLES))
         elif self.in_cooldown_mode:
-            sites.append(Site("cycles", raw_cycles, _COOLDOWN_CYCLES))
+            self.sites.append(Site("cycles", raw_cycles, _COOLDOWN_CYCLES))
         else:
-            sites.append(Site("cycles", raw_cycles, _CYCLES))
-            self._read_schedule("cycles.schedule", self.cycles_schedule, sites)
+            self.sites.append(Site("cycles", raw_cycles, _CYCLES))
+            self._read_schedule("cycles.schedule", self.cycles_schedule)
 
-    def _read_schedule(self, path: str, raw: object, sites: list[Site]) -> None:
+    def _read_schedule(self, path: str, raw: object) -> None:
         """Add the sites of a Schedule object and of its weekday windows; keep its windows."""
         if not is_object(raw):
             return
         site = Site(path, raw, _SCHEDULE)
-        sites.append(site)
+        self.sites.append(site)
         schedule = site.members
         if schedule is None:
             return
@@ -322,12 +322,15 @@ class Document:
             if not is_object(raw_window):
                 continue  # absent, `null` or not an object: the schedule's type check reports it
             window = Window(window_path, raw_window, day, weekday)
-            sites.append(window)
+            self.sites.append(window)
             if window.members is not None:  # else too large to read: its site reports it
                 windows.append(window)
+                self.windows.append(window)
 
     def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
         """Read the filter lists and the dates of the enabled block `cycles`."""
+        self.filter_lists = {}
+        self.cycle_dates = {}
         for name in FILTER_LISTS:
             length = array_length(cycles.get(name))
             # An array over the item limit is not read at all (D-filter-lists).

@@ -7,6 +7,8 @@ itself is `payload.members_have_json_types`' to check.
 
 from __future__ import annotations
 
+from typing import Final
+
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
 from campaign_rules._core.enums import CyclesMode, IntegrationType
@@ -37,8 +39,8 @@ __all__ = [
     "start_date_not_after_end_date",
 ]
 
-_MODE_VALUES = frozenset(mode.value for mode in CyclesMode)
-_MODES = ", ".join(mode.value for mode in CyclesMode)
+_MODE_VALUES: Final = frozenset(mode.value for mode in CyclesMode)
+_MODES: Final = ", ".join(mode.value for mode in CyclesMode)
 
 
 def enabled_only_on_phone_call(doc: Document, findings: list[Finding]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.enums import IntegrationType
 from campaign_rules._core.formats import is_blank
@@ -22,7 +24,7 @@ __all__ = [
     "timezone_is_iana_name",
 ]
 
-_SUPPORTED_TYPES = ", ".join(channel.value for channel in IntegrationType)
+_SUPPORTED_TYPES: Final = ", ".join(channel.value for channel in IntegrationType)
 
 
 def name_within_max_length(doc: Document, findings: list[Finding]) -> None:

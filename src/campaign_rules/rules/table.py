@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
 from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
 from campaign_rules._campaign.document import Document
@@ -112,7 +112,7 @@ class Rule(Generic[Subject]):
 
 # fmt: off
 # Offline: what an SDK can check with no server records.
-CREATE_RULES: tuple[Rule[Document], ...] = (
+CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("payload.is_object", _400, "spec 4.1; api-contract", "The request body is a JSON object.", shape.payload_is_object),
     Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", "Every object holds only the members its spec table lists.", shape.known_members_only),
     Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", "Every object holds its required members.", shape.required_members_present),
@@ -143,7 +143,7 @@ CREATE_RULES: tuple[Rule[Document], ...] = (
 )
 
 # With a Directory: what only the server's records can tell.
-LOOKUP_RULES: tuple[Rule[Document], ...] = (
+LOOKUP_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3", "The directory knows the agent `agent_id`.", lookups.agent_exists),
     Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent),
     Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches),
@@ -152,12 +152,12 @@ LOOKUP_RULES: tuple[Rule[Document], ...] = (
 )
 
 # Updates of a campaign given as stored wire JSON: that JSON, read with the creation rules first.
-STORED_CAMPAIGN_RULES: tuple[Rule[StoredCampaign], ...] = (
+STORED_CAMPAIGN_RULES: Final[tuple[Rule[StoredCampaign], ...]] = (
     Rule("update.existing_is_a_campaign", _500, "D-stored-campaign", "The stored campaign an update starts from passes every offline creation rule.", update.existing_is_a_campaign),
 )
 
 # Updates: checked on the change itself, before the creation rules run on the merged campaign.
-UPDATE_RULES: tuple[Rule[Change], ...] = (
+UPDATE_RULES: Final[tuple[Rule[Change], ...]] = (
     Rule("update.status_is_a_campaign_status", _500, "spec 2.2; D-update-status", "The `status` a server passes is `None` or a campaign status.", update.status_is_a_campaign_status),
     Rule("update.patch_is_object", _400, "D-merge-patch", f"The patch is a JSON object of at most {PATCH_MAX_MEMBERS} members.", update.patch_is_object),
     Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract", "`agent_id`, `integration_id` and `integration_type` keep their values.", update.owner_fields_immutable),
@@ -169,7 +169,7 @@ UPDATE_RULES: tuple[Rule[Change], ...] = (
 
 # Responses: what an SDK reads (and a server may check before sending). A broken body is the
 # server's fault: SERVER_ERROR (D-response-violations).
-RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
+RESPONSE_RULES: Final[tuple[Rule[ResponseReading], ...]] = (
     Rule("response.body_is_object", _500, "spec 4.1-4.3, 5, 7.1", "The response body is a JSON object.", responses.body_is_object),
     Rule("response.sizes_within_caps", _500, "D-response-caps", "Documented objects and arrays are within the reading caps.", responses.sizes_within_caps),
     Rule("response.required_members_present", _500, "spec 2.2, 2.5, 2.6, 4.1, 4.2, 7.1; D-tolerant-reading, D-detail-cycles, D-contact-last-call", "Every member the spec's tables list is present, but the optional ones.", responses.required_members_present),
@@ -180,39 +180,39 @@ RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
 )
 
 # Error bodies: which of the two shapes it is, told by its members, then the response rules.
-ERROR_RESPONSE_RULES: tuple[Rule[ResponseReading], ...] = (
+ERROR_RESPONSE_RULES: Final[tuple[Rule[ResponseReading], ...]] = (
     Rule("error.status_is_an_error_status", _500, "spec 7.3, 7.4; D-response-violations", f"An error body comes with an HTTP status from {ERROR_STATUSES.start} to {ERROR_STATUSES.stop - 1}.", responses.error_status_is_an_error_status),
     Rule("error.body_has_a_known_shape", _500, "spec 5, 7.1, 7.4", "An error body has a string `error` (the envelope) or an integer one (the status body).", responses.error_body_has_a_known_shape),
 )
 
 # Requests: the path parameters and headers of an endpoint, checked before its body.
-CONTACT_PATH_RULES: tuple[Rule[ContactPathParameters], ...] = (
+CONTACT_PATH_RULES: Final[tuple[Rule[ContactPathParameters], ...]] = (
     Rule("path.campaign_id_is_positive_integer", ErrorKey.NOT_FOUND, "spec 2.2, 4.2; D-path-ids", f"The campaign `id` of the path is an integer id from 1 to {PATH_ID_MAX}.", request.campaign_id_is_positive_integer),
     Rule("path.contact_id_is_positive_integer", ErrorKey.CONTACT_NOT_FOUND, "spec 2.5, 4.2; D-path-ids", f"The `contact_id` of the path is an integer id from 1 to {PATH_ID_MAX}.", request.contact_id_is_positive_integer),
 )
-THREAD_PATH_RULES: tuple[Rule[object], ...] = (
+THREAD_PATH_RULES: Final[tuple[Rule[object], ...]] = (
     Rule("path.thread_id_is_url_safe", ErrorKey.NOT_FOUND, "spec 2.6, 4.3, 7.4; D-thread-id", f"The thread `id` is 1 to {THREAD_ID_MAX_LENGTH} unreserved URL characters.", request.thread_id_is_url_safe),
 )
-IDEMPOTENCY_KEY_RULES: tuple[Rule[object], ...] = (
+IDEMPOTENCY_KEY_RULES: Final[tuple[Rule[object], ...]] = (
     Rule("header.idempotency_key_is_visible_ascii", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency-key", f"`Idempotency-Key` is 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters.", request.idempotency_key_is_visible_ascii),
 )
 # The state a server keeps: a request's fingerprint, its Idempotency-Key's record, its rate.
 # Unusable arguments from the server itself are its bug: SERVER_ERROR, and nothing runs.
-FINGERPRINT_RULES: tuple[Rule[CanonicalRequest], ...] = (
+FINGERPRINT_RULES: Final[tuple[Rule[CanonicalRequest], ...]] = (
     Rule("idempotency.body_is_plain_json", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-fingerprint", "An idempotent request's body is plain JSON data.", request.body_is_plain_json),
 )
-IDEMPOTENCY_RULES: tuple[Rule[IdempotencyState], ...] = (
+IDEMPOTENCY_RULES: Final[tuple[Rule[IdempotencyState], ...]] = (
     Rule("idempotency.arguments_are_usable", _500, "D-idempotency", "The server gives the idempotency check usable arguments.", request.idempotency_arguments_are_usable),
     Rule("idempotency.same_request_for_key", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency", f"An `Idempotency-Key` seen within {IDEMPOTENCY_WINDOW_SECONDS // 3600} hours comes with the same request.", request.same_request_for_key),
 )
-RATE_RULES: tuple[Rule[RateRequest], ...] = (
+RATE_RULES: Final[tuple[Rule[RateRequest], ...]] = (
     Rule("rate.key_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an API key that is a string.", request.rate_key_is_usable),
     Rule("rate.clock_reading_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an integer nanosecond clock reading.", request.clock_reading_is_usable),
     Rule("rate.within_rate_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", f"At most {RATE_LIMIT_REQUESTS} requests per {RATE_LIMIT_PERIOD_NS // 1_000_000_000} s per API key and operation, in bursts of {RATE_LIMIT_BURST}.", request.within_rate_limit),
 )
 
 # Lifecycle: an action on a campaign in a status; the status and action first, then the move.
-LIFECYCLE_RULES: tuple[Rule[TransitionRequest], ...] = (
+LIFECYCLE_RULES: Final[tuple[Rule[TransitionRequest], ...]] = (
     Rule("lifecycle.status_is_known", ErrorKey.INVALID_STATUS, "spec 2.2, 3; D-lifecycle", f"The current status is one of the {len(CampaignStatus)} campaign states.", lifecycle.status_is_known),
     Rule("lifecycle.action_is_known", ErrorKey.UNKNOWN_ACTION, "spec 7.2; D-lifecycle", f"The action is {_one_of(CampaignAction)}.", lifecycle.action_is_known),
     Rule("lifecycle.transition_is_allowed", ErrorKey.INVALID_STATUS_TRANSITION, "spec 3, 7.2; D-lifecycle", "The lifecycle table allows the action from the current status.", lifecycle.transition_is_allowed),

@@ -7,6 +7,7 @@ rules judge only what the change does to the campaign that exists.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
 from campaign_rules._campaign.stored import StoredCampaign
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 
-_STATUS_VALUES = frozenset(status.value for status in CampaignStatus)
+_STATUS_VALUES: Final = frozenset(status.value for status in CampaignStatus)
 
 
 def existing_is_a_campaign(stored: StoredCampaign, findings: list[Finding]) -> None:
