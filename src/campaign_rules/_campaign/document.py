@@ -276,9 +276,10 @@ class Document:
 
     def string(self, name: str) -> str | None:
         """The payload's member `name` when it is a string (read once, however often asked)."""
-        if name not in self._strings:
-            self._strings[name] = as_string(self.root.get(name))
-        return self._strings[name]
+        text = self._strings.get(name)
+        if text is None and name not in self._strings:  # one look-up when it is a string
+            text = self._strings[name] = as_string(self.root.get(name))
+        return text
 
     @property
     def cycles_enabled(self) -> bool:
