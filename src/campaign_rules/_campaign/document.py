@@ -64,6 +64,8 @@ _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
 # character more, which they refuse as they would the whole (D-hostile-input).
 _BOUNDED_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_type", "timezone")
 _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
+# What a payload without an enabled cycles block has of filter lists and dates: shared, and
+# never written (`_read_enabled_cycles` gives a document mappings of its own).
 _NO_FILTER_LISTS: Final[dict[str, list[object]]] = {}
 _NO_CYCLE_DATES: Final[dict[str, datetime.date | None]] = {}
 # The paths of the two schedules' windows, spelt once rather than on every payload.
@@ -185,12 +187,11 @@ class Window(Site):
     """A readable weekday window of a schedule in force: its site, with its times read once.
 
     `day` is its weekday, `weekday` that day's index in `WEEKDAYS`; `active`, whether its
-    `active` member is `true`. `start` and `stop` are its
-    `startTime` and `stopTime` when they are strings, else `None` (absent, or of another type:
-    other rules report those); `start_time` and `stop_time` the times of day they spell, `None`
-    when they are not `HH:MM` (D-time-format). A `Site` itself, so that a window is one object
-    (D-compiled-build). A window object too large to read is a site only, and no `Window` of
-    `Document.windows`.
+    `active` member is `true`. `start` and `stop` are its `startTime` and `stopTime` when they
+    are strings, else `None` (absent, or of another type: other rules report those);
+    `start_time` and `stop_time` the times of day they spell, `None` when they are not `HH:MM`
+    (D-time-format). A `Site` itself, so that a window is one object (D-compiled-build). A
+    window object too large to read is a site only, and not in `Document.windows`.
     """
 
     __slots__ = ("active", "day", "start", "start_time", "stop", "stop_time", "weekday")
@@ -268,7 +269,6 @@ class Document:
             self.sites.append(root)
             self._read_sites(cycles)
 
-        # Most payloads have no enabled block: they share two empty mappings, never written.
         self.filter_lists: dict[str, list[object]] = _NO_FILTER_LISTS
         self.cycle_dates: dict[str, datetime.date | None] = _NO_CYCLE_DATES
         if enabled is not None:
