@@ -353,6 +353,22 @@ class TestRequiredMembersPresent:
             (INVALID, f"cycles.schedule.wed.{name}", "payload.required_members_present")
         ]
 
+    def test_a_window_after_a_complete_one_is_still_checked(self) -> None:
+        # A window with every member of its shape is passed over at once; the next is not.
+        partial = {k: v for k, v in WINDOW.items() if k != "active"}
+        result = validate_create(payload(scheduling={"mon": WINDOW, "tue": partial}))
+        assert found(result) == [
+            (INVALID, "scheduling.tue.active", "payload.required_members_present")
+        ]
+
+    def test_a_complete_window_with_an_unknown_member_is_still_checked(self) -> None:
+        # As many members as its shape, but not the same ones: `active` is missing.
+        window = {"startTime": "09:00", "stopTime": "17:00", "colour": "red"}
+        result = validate_create(payload(scheduling={"mon": window}))
+        assert ("scheduling.mon.active", "payload.required_members_present") in [
+            (violation.field, violation.rule) for violation in result.violations
+        ]
+
     def test_a_required_member_sent_as_null_is_a_type_error_not_missing(self) -> None:
         assert found(validate_create(payload(name=None))) == [
             (INVALID, "name", "payload.members_have_json_types")
