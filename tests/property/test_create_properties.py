@@ -226,6 +226,17 @@ def test_input_is_never_mutated(wire: Any) -> None:
     assert s.identity_snapshot(wire) == snapshot
 
 
+@given(any_create_input)
+def test_the_shared_empty_readings_stay_empty(wire: Any) -> None:
+    # A payload without an enabled cycles block shares these with every other (a document
+    # with one gets its own): were one written, the next payload would see its items.
+    from campaign_rules._campaign import document
+
+    validate_create(wire, directory=FakeDirectory())
+    assert document._NO_FILTER_LISTS == {}
+    assert document._NO_CYCLE_DATES == {}
+
+
 # ---------------------------------------------------------------------------------------------
 # (e) Offline violations are a subset of online ones, in the same order.
 
