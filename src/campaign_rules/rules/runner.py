@@ -28,8 +28,8 @@ def collect_violations(
         rule.check(subject, findings)
         if findings:
             for finding in findings:
-                violation = (rule.key, finding.field, finding.message, rule.id)
-                found.append(construct(Violation, violation))
+                fields = (rule.key, finding.field, finding.message, rule.id)
+                found.append(construct(Violation, fields))
                 if len(found) == cap:
                     return True
             findings.clear()
