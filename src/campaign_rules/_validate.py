@@ -31,9 +31,7 @@ def validate_create(
     of the look-ups (D-hostile-input). Raises `TypeError` only for a `directory` that is not
     a `Directory`.
     """
-    if directory is not None:  # (`None`, the offline check, needs no checking)
-        directory = checked_directory(directory)
-    return create_result(payload, directory)
+    return create_result(payload, checked_directory(directory))
 
 
 def validate_update(
@@ -55,6 +53,4 @@ def validate_update(
     campaign. Never raises for any value of `existing`, `patch` or `status`, and changes none;
     raises `TypeError` only for a `directory` that is not a `Directory`.
     """
-    if directory is not None:
-        directory = checked_directory(directory)
-    return update_result(existing, patch, status, directory)
+    return update_result(existing, patch, status, checked_directory(directory))
