@@ -31,7 +31,11 @@ def validate_create(
     of the look-ups (D-hostile-input). Raises `TypeError` only for a `directory` that is not
     a `Directory`.
     """
-    return create_result(payload, checked_directory(directory))
+    # `checked_directory` answers `None` too, but it is an interpreted call on every request:
+    # skipping it for the offline check is 2 to 3 % of a valid payload's time (A/B, run.py).
+    if directory is not None:
+        directory = checked_directory(directory)
+    return create_result(payload, directory)
 
 
 def validate_update(
@@ -53,4 +57,6 @@ def validate_update(
     campaign. Never raises for any value of `existing`, `patch` or `status`, and changes none;
     raises `TypeError` only for a `directory` that is not a `Directory`.
     """
-    return update_result(existing, patch, status, checked_directory(directory))
+    if directory is not None:  # as in `validate_create`
+        directory = checked_directory(directory)
+    return update_result(existing, patch, status, directory)
