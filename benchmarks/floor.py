@@ -52,8 +52,8 @@ from campaign_rules import (  # noqa: E402
     Violation,
     validate_create,
 )
-from campaign_rules.rules.runner import collect_violations  # noqa: E402
-from campaign_rules.rules.table import CREATE_RULES, Rule  # noqa: E402
+from campaign_rules._rules.runner import collect_violations  # noqa: E402
+from campaign_rules._rules.table import CREATE_RULES, Rule  # noqa: E402
 
 _CHANNELS = {channel.value: channel for channel in IntegrationType}
 _MODES = {mode.value: mode for mode in CyclesMode}

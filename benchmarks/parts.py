@@ -43,8 +43,8 @@ from campaign_rules._campaign.build import build_campaign  # noqa: E402
 from campaign_rules._campaign.document import Document  # noqa: E402
 from campaign_rules._core.construct import slots_filled  # noqa: E402
 from campaign_rules._core.findings import Finding  # noqa: E402
-from campaign_rules.rules.runner import collect_violations  # noqa: E402
-from campaign_rules.rules.table import CREATE_RULES  # noqa: E402
+from campaign_rules._rules.runner import collect_violations  # noqa: E402
+from campaign_rules._rules.table import CREATE_RULES  # noqa: E402
 
 
 def best_us(function: Callable[[Any], object], items: list[Any], rounds: int = 7) -> float:

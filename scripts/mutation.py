@@ -51,7 +51,7 @@ def latest_rule_module() -> str:
 
     def committed_at(name: str) -> int:
         log = subprocess.run(
-            ["git", "log", "-1", "--format=%ct", "--", f"src/campaign_rules/rules/{name}.py"],
+            ["git", "log", "-1", "--format=%ct", "--", f"src/campaign_rules/_rules/{name}.py"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -65,7 +65,7 @@ def latest_rule_module() -> str:
 def one_rule_project(rule: str, folder: Path) -> None:
     """A copy of the project in `folder` whose mutmut configuration covers `rule` alone."""
     tests = [f"tests/test_rules_{rule}.py", "tests/test_cases.py"]
-    one_module_project(f"rules/{rule}", tests, folder)
+    one_module_project(f"_rules/{rule}", tests, folder)
 
 
 def one_module_project(module: str, tests: list[str], folder: Path) -> None:
@@ -159,7 +159,7 @@ def main() -> int:
     if rule is None:
         print("mutmut: every module of [tool.mutmut], every test", flush=True)
         return run(ROOT, options)
-    print(f"mutmut: src/campaign_rules/rules/{rule}.py, its own tests", flush=True)
+    print(f"mutmut: src/campaign_rules/_rules/{rule}.py, its own tests", flush=True)
     with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
         one_rule_project(rule, Path(scratch))
         return run(Path(scratch), options)

@@ -13,7 +13,7 @@ from benchmarks.corpus import make_corpus
 from benchmarks.floor import EMPTY_TABLE, build_only, empty_rules, visit_all
 
 from campaign_rules import validate_create
-from campaign_rules.rules.table import CREATE_RULES
+from campaign_rules._rules.table import CREATE_RULES
 
 CORPUS = make_corpus(seed=7, size=60)
 

@@ -37,13 +37,13 @@ HOT_PATH = (
     "campaign_rules._core.compiled",
     "campaign_rules._core.construct",
     "campaign_rules._core.json",
-    "campaign_rules.rules.cycles",
-    "campaign_rules.rules.fields",
-    "campaign_rules.rules.runner",
-    "campaign_rules.rules.schedule",
-    "campaign_rules.rules.shape",
-    "campaign_rules.rules.table",
-    "campaign_rules.rules.validation",
+    "campaign_rules._rules.cycles",
+    "campaign_rules._rules.fields",
+    "campaign_rules._rules.runner",
+    "campaign_rules._rules.schedule",
+    "campaign_rules._rules.shape",
+    "campaign_rules._rules.table",
+    "campaign_rules._rules.validation",
 )
 
 needs_compiled = pytest.mark.skipif(

@@ -8,7 +8,7 @@ from campaign_rules._export.catalogue import render_markdown
 from campaign_rules.schema import catalogue
 
 DOCS = Path(__file__).parent.parent / "docs"
-RULES = Path(__file__).parent.parent / "src" / "campaign_rules" / "rules"
+RULES = Path(__file__).parent.parent / "src" / "campaign_rules" / "_rules"
 
 
 def test_committed_rules_page_is_current():
@@ -60,10 +60,10 @@ def test_the_summary_is_in_the_table_and_the_docstring_explains():
     for module, name, doc in rule_functions():
         if name not in tabled:
             continue
-        assert doc, f"rules/{module}.py: {name} has no docstring"
-        assert not citation.search(doc), f"rules/{module}.py: {name} cites a clause: {doc!r}"
+        assert doc, f"_rules/{module}.py: {name} has no docstring"
+        assert not citation.search(doc), f"_rules/{module}.py: {name} cites a clause: {doc!r}"
         spelt = {int(number) for number in re.findall(r"\b\d+\b", doc)} & bounds
-        assert not spelt, f"rules/{module}.py: {name} spells a bound {spelt}: {doc!r}"
+        assert not spelt, f"_rules/{module}.py: {name} spells a bound {spelt}: {doc!r}"
 
 
 def test_a_rule_module_cites_only_clauses_of_the_table():
@@ -104,8 +104,8 @@ def test_rules_are_listed_stage_by_stage():
 
 
 def every_rule():
-    """Every rule of every table in `rules/table.py`, found by type, so none is forgotten."""
-    from campaign_rules.rules import table
+    """Every rule of every table in `_rules/table.py`, found by type, so none is forgotten."""
+    from campaign_rules._rules import table
 
     return [
         rule

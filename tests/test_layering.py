@@ -6,7 +6,7 @@ The folder tree is the architecture. From the bottom up:
 - `_campaign` (the reading of a campaign body and patch, and its value objects) and `_server`
   (what the server-side checks read: path parameters, request state, the lifecycle table);
 - `_wire`: the wire responses, their shapes and models, and the one converter;
-- `rules`: the rule functions, the rule table and the runner;
+- `_rules`: the rule functions, the rule table and the runner;
 - `_export`: the catalogue and the JSON Schema, generated from the tables;
 - the public modules, the entry points and the command line.
 
@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("campaign_rules._cli", "campaign_rules.strategies", "campaign_rules.__main__"),
     ("campaign_rules",),  # the root and the public modules beside it, with `_validate`
     ("campaign_rules._export",),
-    ("campaign_rules.rules",),
+    ("campaign_rules._rules",),
     ("campaign_rules._wire",),
     ("campaign_rules._campaign", "campaign_rules._server"),
     ("campaign_rules._core",),
@@ -64,7 +64,7 @@ def imports_of(path: Path) -> set[str]:
                 base = f"{package}.{base}" if base else package
             if base.startswith(NAME):
                 found.add(base)
-                # `from campaign_rules.rules import cycles` imports a submodule.
+                # `from campaign_rules._rules import cycles` imports a submodule.
                 found.update(
                     f"{base}.{alias.name}"
                     for alias in node.names
@@ -118,9 +118,9 @@ def test_the_top_level_stays_small() -> None:
 
 def test_the_graph_sees_imports_and_the_layers_are_ordered() -> None:
     # The checks above are worth something only if the graph holds the real imports.
-    assert "campaign_rules.rules.validation" in GRAPH["campaign_rules._validate"]
-    assert "campaign_rules._campaign.document" in GRAPH["campaign_rules.rules.fields"]
+    assert "campaign_rules._rules.validation" in GRAPH["campaign_rules._validate"]
+    assert "campaign_rules._campaign.document" in GRAPH["campaign_rules._rules.fields"]
     assert "campaign_rules._wire.models" in GRAPH["campaign_rules._wire.convert"]  # in a function
     # An import of the rule table from the reading of a body would be upward.
-    assert layer_of("campaign_rules.rules.table") < layer_of("campaign_rules._campaign.document")
+    assert layer_of("campaign_rules._rules.table") < layer_of("campaign_rules._campaign.document")
     assert layer_of("campaign_rules.requests") < layer_of("campaign_rules._export.catalogue")

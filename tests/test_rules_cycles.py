@@ -1,4 +1,4 @@
-"""The rules on the cycles block (`campaign_rules.rules.cycles`).
+"""The rules on the cycles block (`campaign_rules._rules.cycles`).
 
 Sources: spec 2.4 rules 1-4, spec 8; decisions D-cycles-required, D-filter-lists, D-cycle-dates,
 D-null-members.

@@ -1,4 +1,4 @@
-"""The rules on single-valued members (`campaign_rules.rules.fields`).
+"""The rules on single-valued members (`campaign_rules._rules.fields`).
 
 Sources: spec 2.1, 4.1 rule 1, 7.3, 8; decisions D-blank-name, D-agent-id, D-integration-id,
 D-timezone, D-channel-fields.

@@ -1,4 +1,4 @@
-"""The lifecycle rules (`campaign_rules.rules.lifecycle`) and `check_transition`.
+"""The lifecycle rules (`campaign_rules._rules.lifecycle`) and `check_transition`.
 
 Sources: spec 2.2, 3, 4.1 rule 4, 7.2; decision D-lifecycle. The table below is written out from
 the issue's text and D-lifecycle, not read from the library, and every status x action x billing

@@ -1,4 +1,4 @@
-"""The rules that need a Directory (`campaign_rules.rules.lookups`), and which look-ups run.
+"""The rules that need a Directory (`campaign_rules._rules.lookups`), and which look-ups run.
 
 Sources: spec 4.1 rules 3 and 4, spec 7.3; api-contract "Error keys" and "Look-ups";
 decisions D-agent-id, D-filter-lists, D-statuses.

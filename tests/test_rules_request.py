@@ -1,4 +1,4 @@
-"""The request rules (`campaign_rules.rules.request`): path parameters, `Idempotency-Key`, and
+"""The request rules (`campaign_rules._rules.request`): path parameters, `Idempotency-Key`, and
 the rules on the state a server keeps: a request's fingerprint, its key's record, its rate.
 
 Sources: spec 2.2, 2.5, 2.6, 4.1 rule 2, 4.2, 4.3, 7.4, 8; decisions D-path-ids, D-thread-id,

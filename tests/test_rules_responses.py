@@ -1,4 +1,4 @@
-"""The response rules (`campaign_rules.rules.responses`), through the `parse_*` functions.
+"""The response rules (`campaign_rules._rules.responses`), through the `parse_*` functions.
 
 Sources: spec 2.2-2.6, 4.1-4.3, 5, 7.1-7.4; decisions D-tolerant-reading, D-response-violations,
 D-date-times, D-response-times, D-detail-cycles, D-contact-last-call, D-response-caps and

@@ -1,4 +1,4 @@
-"""Rules on weekly schedules (`campaign_rules.rules.schedule`): `scheduling`, `cycles.schedule`.
+"""Rules on weekly schedules (`campaign_rules._rules.schedule`): `scheduling`, `cycles.schedule`.
 
 Sources: spec 2.3; decisions D-time-format, D-window-members, D-unknown-members.
 """

@@ -1,4 +1,4 @@
-"""The shape rules (`campaign_rules.rules.shape`): object, known and required members, types.
+"""The shape rules (`campaign_rules._rules.shape`): object, known and required members, types.
 
 Sources: spec 2.1, 2.3, 2.4; decisions D-unknown-members, D-window-members, D-null-members,
 D-integral-floats and D-hostile-input.
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, validate_create
-from campaign_rules.rules import shape
+from campaign_rules._rules import shape
 from tests.support import (
     AGENT,
     BASES,

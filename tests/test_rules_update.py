@@ -1,4 +1,4 @@
-"""`validate_update` and its rules (`campaign_rules.rules.update`).
+"""`validate_update` and its rules (`campaign_rules._rules.update`).
 
 Sources: spec 2.4 rule 4, 7.3; api-contract "Error keys" (IMMUTABLE_FIELD, CYCLES_NOT_ENABLED,
 CAMPAIGN_FINISHED) and `validate_update`; decisions D-merge-patch, D-null-members, D-agent-id.

@@ -24,7 +24,7 @@ from campaign_rules._cli import main
 from campaign_rules._core.formats import is_blank, is_uuid_v4, parse_date, parse_time
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS, render_schema
-from campaign_rules.rules.table import CREATE_RULES
+from campaign_rules._rules.table import CREATE_RULES
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
 
 SCHEMA_FILE = Path(__file__).parent.parent / "schema" / "campaign-create.schema.json"

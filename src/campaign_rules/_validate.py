@@ -10,7 +10,7 @@ from campaign_rules._campaign.results import (
     UpdateRefused,
 )
 from campaign_rules._core.enums import CampaignStatus
-from campaign_rules.rules.validation import create_result, update_result
+from campaign_rules._rules.validation import create_result, update_result
 
 __all__ = ["validate_create", "validate_update"]
 

@@ -24,10 +24,10 @@ from campaign_rules._core.limits import (
     IDEMPOTENCY_WINDOW_SECONDS,
 )
 from campaign_rules._core.outcome import Outcome
+from campaign_rules._rules.runner import run_rules
+from campaign_rules._rules.table import FINGERPRINT_RULES, IDEMPOTENCY_KEY_RULES, IDEMPOTENCY_RULES
 from campaign_rules._server.canonical import canonical_text
 from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState
-from campaign_rules.rules.runner import run_rules
-from campaign_rules.rules.table import FINGERPRINT_RULES, IDEMPOTENCY_KEY_RULES, IDEMPOTENCY_RULES
 
 if TYPE_CHECKING:
     from fractions import Fraction

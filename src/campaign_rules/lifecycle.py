@@ -13,6 +13,8 @@ import attrs
 from campaign_rules._core.enums import CampaignStatus, ErrorKey
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.violations import Violation
+from campaign_rules._rules.runner import run_rules
+from campaign_rules._rules.table import LIFECYCLE_RULES
 from campaign_rules._server.lifecycle import (
     INITIAL_STATUS,
     TRANSITIONS,
@@ -23,8 +25,6 @@ from campaign_rules._server.lifecycle import (
     read_status,
     valid_targets,
 )
-from campaign_rules.rules.runner import run_rules
-from campaign_rules.rules.table import LIFECYCLE_RULES
 
 __all__ = [
     "INITIAL_STATUS",

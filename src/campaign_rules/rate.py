@@ -27,9 +27,9 @@ from campaign_rules._core.limits import (
     RATE_LIMIT_SWEEP_FLOOR,
 )
 from campaign_rules._core.outcome import Outcome, status_body
+from campaign_rules._rules.runner import run_rules
+from campaign_rules._rules.table import RATE_RULES
 from campaign_rules._server.request_state import RateRequest, whole_seconds
-from campaign_rules.rules.runner import run_rules
-from campaign_rules.rules.table import RATE_RULES
 
 __all__ = ["RateLimiter", "RateResult"]
 

@@ -23,9 +23,9 @@ from campaign_rules._core.limits import (
     VISIBLE_ASCII,
 )
 from campaign_rules._core.outcome import Outcome, status_body
+from campaign_rules._rules.runner import run_rules
+from campaign_rules._rules.table import CONTACT_PATH_RULES, THREAD_PATH_RULES
 from campaign_rules._server.paths import ContactPath, ContactPathParameters, read_path_id
-from campaign_rules.rules.runner import run_rules
-from campaign_rules.rules.table import CONTACT_PATH_RULES, THREAD_PATH_RULES
 
 __all__ = [
     "AuthorizationResult",

@@ -19,6 +19,8 @@ import attrs
 from campaign_rules._core.json import is_object, json_type, read_object
 from campaign_rules._core.limits import CONTACT_STATUSES, VIOLATIONS_MAX
 from campaign_rules._core.outcome import Outcome, Value
+from campaign_rules._rules.runner import run_rules
+from campaign_rules._rules.table import ERROR_RESPONSE_RULES, RESPONSE_RULES
 from campaign_rules._wire.convert import structure_response
 from campaign_rules._wire.models import (
     AgentRef,
@@ -43,8 +45,6 @@ from campaign_rules._wire.shapes import (
     THREAD,
     Shape,
 )
-from campaign_rules.rules.runner import run_rules
-from campaign_rules.rules.table import ERROR_RESPONSE_RULES, RESPONSE_RULES
 
 __all__ = [
     "CONTACT_STATUSES",

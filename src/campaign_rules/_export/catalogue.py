@@ -8,7 +8,7 @@ import attrs
 
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.outcome import STATUS_OF_KEY
-from campaign_rules.rules.table import (
+from campaign_rules._rules.table import (
     CONTACT_PATH_RULES,
     CREATE_RULES,
     ERROR_RESPONSE_RULES,
@@ -71,7 +71,7 @@ def catalogue() -> tuple[RuleInfo, ...]:
 _HEADER = """\
 # Rule catalogue
 
-Generated from `src/campaign_rules/rules/table.py` by `campaign-rules rules`; a test fails
+Generated from `src/campaign_rules/_rules/table.py` by `campaign-rules rules`; a test fails
 when this page is stale. Stages: `create` rules run offline on every creation payload and on
 every merged update; `lookup` rules run when a `Directory` is given; `update` rules run on the
 change itself; `response` rules run on every response body a `parse_*` function reads, after
@@ -85,7 +85,7 @@ judge a request's rate (`RateLimiter.acquire`). Sources: "spec N" is a section o
 From a rule to its proof: the cases that make it fire and keep it silent are in
 `tests/cases/<rule>.json`, each citing its clause; its example tests are the class named after
 its function (`retries_within_bounds` is tested by `TestRetriesWithinBounds`) in the test module
-of its rule module (`rules/fields.py`, `tests/test_rules_fields.py`).
+of its rule module (`_rules/fields.py`, `tests/test_rules_fields.py`).
 
 | rule | stage | key | status | source | requires |
 |---|---|---|---|---|---|

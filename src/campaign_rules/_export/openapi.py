@@ -55,18 +55,7 @@ from campaign_rules._export.patterns import (
     Pattern,
     character_class,
 )
-from campaign_rules._server.paths import DOT_SEGMENTS, UNRESERVED
-from campaign_rules._wire.shapes import (
-    API_ERROR,
-    CONTACT_RESPONSE,
-    CREATE_RESPONSE,
-    CREDENTIALS_ERROR,
-    THREAD,
-    Format,
-    Member,
-    Shape,
-)
-from campaign_rules.rules.table import (
+from campaign_rules._rules.table import (
     CONTACT_PATH_RULES,
     CREATE_RULES,
     FINGERPRINT_RULES,
@@ -77,6 +66,17 @@ from campaign_rules.rules.table import (
     RESPONSE_RULES,
     THREAD_PATH_RULES,
     Rule,
+)
+from campaign_rules._server.paths import DOT_SEGMENTS, UNRESERVED
+from campaign_rules._wire.shapes import (
+    API_ERROR,
+    CONTACT_RESPONSE,
+    CREATE_RESPONSE,
+    CREDENTIALS_ERROR,
+    THREAD,
+    Format,
+    Member,
+    Shape,
 )
 
 __all__ = ["OPENAPI_EXCEPTIONS", "OPENAPI_VERSION", "openapi", "render_openapi"]

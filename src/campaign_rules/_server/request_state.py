@@ -1,8 +1,8 @@
 """What the fingerprint, idempotency and rate checks hand their rules, already read.
 
 Each check reads its arguments once (a bounded walk of the body, a store lookup, the limiter's
-table) into one of these small subjects; the rules of `rules/request.py` judge the subject,
-and the runner makes their findings violations with the keys of `rules/table.py`.
+table) into one of these small subjects; the rules of `_rules/request.py` judge the subject,
+and the runner makes their findings violations with the keys of `_rules/table.py`.
 """
 
 from __future__ import annotations

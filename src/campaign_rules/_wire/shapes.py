@@ -4,7 +4,7 @@ Spec 2.2 (campaign detail), 2.3 (schedule), 2.4 (cycles config), 2.5 (contact), 
 4.1-4.3 (the bodies around them), 5 and 7.1-7.4 (the error bodies). A reader is strict about
 what these tables say (types, required members, formats) and tolerant of members they do not
 list: a service adds members over time, and an SDK must not break on them (D-tolerant-reading).
-The response rules (`rules/responses.py`) walk a body against one of these shapes.
+The response rules (`_rules/responses.py`) walk a body against one of these shapes.
 """
 
 from __future__ import annotations

@@ -22,14 +22,14 @@ from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.construct import construct
 from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.violations import Violation
-from campaign_rules._wire.convert import to_wire
-from campaign_rules.rules.runner import collect_violations, run_rules
-from campaign_rules.rules.table import (
+from campaign_rules._rules.runner import collect_violations, run_rules
+from campaign_rules._rules.table import (
     CREATE_RULES,
     LOOKUP_RULES,
     STORED_CAMPAIGN_RULES,
     UPDATE_RULES,
 )
+from campaign_rules._wire.convert import to_wire
 
 __all__ = ["create_result", "update_result"]
 

@@ -22,7 +22,7 @@ from campaign_rules._core.limits import (
     SCHEDULE_ONLY_CYCLES_FIELDS,
 )
 from campaign_rules._core.violations import Finding
-from campaign_rules.rules._common import integer_outside
+from campaign_rules._rules._common import integer_outside
 
 __all__ = [
     "cooldown_minutes_within_bounds",

@@ -35,11 +35,7 @@ from campaign_rules._core.limits import (
     THREAD_ID_MAX_LENGTH,
 )
 from campaign_rules._core.violations import Finding
-from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
-from campaign_rules._server.paths import ContactPathParameters
-from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState, RateRequest
-from campaign_rules._wire.reading import ResponseReading
-from campaign_rules.rules import (
+from campaign_rules._rules import (
     cycles,
     fields,
     lifecycle,
@@ -50,6 +46,10 @@ from campaign_rules.rules import (
     shape,
     update,
 )
+from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
+from campaign_rules._server.paths import ContactPathParameters
+from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState, RateRequest
+from campaign_rules._wire.reading import ResponseReading
 
 __all__ = [
     "CONTACT_PATH_RULES",

@@ -26,8 +26,8 @@ from campaign_rules._core.limits import (
     RESPONSE_OPAQUE_MAX_VALUES,
 )
 from campaign_rules._core.violations import Finding
+from campaign_rules._rules._common import article_of, with_article
 from campaign_rules._wire.reading import ResponseReading
-from campaign_rules.rules._common import article_of, with_article
 
 __all__ = [
     "body_is_object",

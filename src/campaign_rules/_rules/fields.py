@@ -10,7 +10,7 @@ from campaign_rules._core.formats import is_blank
 from campaign_rules._core.limits import CHANNEL_OF_FIELD, MESSAGE_LIMIT, NAME_MAX_LENGTH, RETRIES
 from campaign_rules._core.timezones import is_timezone_name
 from campaign_rules._core.violations import Finding
-from campaign_rules.rules._common import integer_outside
+from campaign_rules._rules._common import integer_outside
 
 __all__ = [
     "agent_id_is_uuid_v4",

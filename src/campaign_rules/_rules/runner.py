@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from campaign_rules._core.construct import construct
 from campaign_rules._core.violations import Finding, Violation
-from campaign_rules.rules.table import Rule, Subject
+from campaign_rules._rules.table import Rule, Subject
 
 __all__ = ["collect_violations", "run_rules"]
 

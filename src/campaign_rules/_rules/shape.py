@@ -17,7 +17,7 @@ from campaign_rules._core.json import (
 )
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
 from campaign_rules._core.violations import Finding
-from campaign_rules.rules._common import article_of, with_article
+from campaign_rules._rules._common import article_of, with_article
 
 __all__ = [
     "known_members_only",
