@@ -18,12 +18,17 @@ from campaign_rules.audit import (
 )
 from tests.audit_support import BROKEN, INVALID, VALID, store_lines
 
+# The example a tally keeps of `payload.is_object` when its first record is an array.
+IS_OBJECT = "the request body must be a JSON object, not an array"
+
 
 def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
     summary = audit_lines([VALID, "", INVALID, " \t\r\n", VALID])
     assert (summary.lines, summary.records) == (5, 3)
     assert (summary.valid, summary.invalid, summary.unreadable) == (2, 1, 0)
-    assert summary.rules["retries.within_bounds"] == RuleTally(1, (3,))
+    assert summary.rules["retries.within_bounds"] == RuleTally(
+        1, (3,), "retries", "retries must be from 0 to 5"
+    )
     assert summary.keys == {"INVALID_REQUEST": 1, "SCHEDULED_MODE_ONLY": 1}
 
 
@@ -62,7 +67,7 @@ def test_an_item_that_is_no_line_is_unreadable():
 def test_json_that_is_no_object_is_an_invalid_record():
     summary = audit_lines(["[1, 2]", "null", '"text"'])
     assert (summary.invalid, summary.unreadable) == (3, 0)
-    assert summary.rules == {"payload.is_object": RuleTally(3, (1, 2, 3))}
+    assert summary.rules == {"payload.is_object": RuleTally(3, (1, 2, 3), None, IS_OBJECT)}
 
 
 def test_bytes_and_text_lines_with_or_without_line_breaks_give_one_summary():
@@ -95,7 +100,7 @@ def test_a_chunk_gives_its_summary_and_its_rows_as_json_lines_in_one_pass():
 
 def test_only_the_first_record_numbers_are_kept():
     summary = audit_lines(["[]"] * 12 + [BROKEN] * 9)
-    assert summary.rules["payload.is_object"] == RuleTally(12, (1, 2, 3, 4, 5))
+    assert summary.rules["payload.is_object"] == RuleTally(12, (1, 2, 3, 4, 5), None, IS_OBJECT)
     assert summary.unreadable_records == (13, 14, 15, 16, 17)
     assert FIRST_RECORDS_KEPT == 5
 
@@ -113,7 +118,7 @@ def test_the_json_summary_has_integer_counts_and_ranks_rules_by_records():
     assert data["unreadable_records"] == [4]
     assert next(iter(data["rules"].items())) == (
         "payload.is_object",
-        {"count": 2, "first_records": [1, 2]},
+        {"count": 2, "first_records": [1, 2], "field": None, "message": IS_OBJECT},
     )
     assert data["keys"] == {"INVALID_REQUEST": 3, "SCHEDULED_MODE_ONLY": 1}
     assert json.loads(json.dumps(data)) == data

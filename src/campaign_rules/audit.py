@@ -12,6 +12,7 @@ order: `campaign-rules audit --jobs N` does it over chunks of a file, `campaign_
 over the files of a `dask.bag`.
 
 Nothing here raises on a line: a line that is not JSON text is counted as `unreadable`.
+`html_report` renders a summary, from any engine, as one self-contained HTML page.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import attrs
 
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.violations import Violation
+from campaign_rules._export.report import DOCS_URL, render_report
 from campaign_rules._validate import validate_create
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "ViolationRow",
     "audit_chunk",
     "audit_lines",
+    "html_report",
     "merge_summaries",
     "violation_rows",
 ]
@@ -52,11 +55,14 @@ class RuleTally:
     """How many records break one rule, and the numbers of the first of them, in order.
 
     `first_records` holds the first `FIRST_RECORDS_KEPT` record numbers (fewer when `count` is
-    smaller).
+    smaller). `field` and `message` are those of the rule's first violation in the first of
+    them, an example for a report (`field` is `None` for the body as a whole).
     """
 
     count: int
     first_records: tuple[int, ...]
+    field: str | None = None
+    message: str = ""
 
 
 @attrs.frozen
@@ -99,8 +105,12 @@ class AuditSummary:
         rules = dict(self.rules)
         for rule, tally in then.rules.items():
             mine = rules.get(rule, _NO_TALLY)
+            example = mine if mine.count else tally
             rules[rule] = RuleTally(
-                mine.count + tally.count, _first(mine.first_records, tally.first_records, shift)
+                mine.count + tally.count,
+                _first(mine.first_records, tally.first_records, shift),
+                example.field,
+                example.message,
             )
         keys = dict(self.keys)
         for key, count in then.keys.items():
@@ -133,7 +143,12 @@ class AuditSummary:
             "lines": self.lines,
             "unreadable_records": list(self.unreadable_records),
             "rules": {
-                rule: {"count": tally.count, "first_records": list(tally.first_records)}
+                rule: {
+                    "count": tally.count,
+                    "first_records": list(tally.first_records),
+                    "field": tally.field,
+                    "message": tally.message,
+                }
                 for rule, tally in self.ranked_rules()
             },
             "keys": dict(self.ranked_keys()),
@@ -176,6 +191,24 @@ def _iterable(value: Iterable[_Item], name: str) -> Iterator[_Item]:
         return iter(value)
     except TypeError:
         raise TypeError(f"{name} must be an iterable, not {type(value).__name__}") from None
+
+
+def html_report(summary: AuditSummary, *, docs_url: str = DOCS_URL) -> str:
+    """The summary as one self-contained HTML page, for an auditor to open in a browser.
+
+    The page shows the totals, bar charts of the records by rule and by error key, each broken
+    rule with its first records and the message of its first violation, linked to the rule's
+    page at `docs_url` (`rules/<rule id>.html` under the documentation site), and the first
+    unreadable lines. It loads nothing (inline CSS and SVG, no script), and every text from the
+    data is escaped. Write it with `Path(name).write_text(page, encoding="utf-8")`; the summary
+    may come from `audit_lines`, `campaign-rules audit` or `campaign_rules.dask.audit`. Raises
+    `TypeError` when `summary` is not an `AuditSummary` or `docs_url` not a `str`.
+    """
+    if not isinstance(summary, AuditSummary):
+        raise TypeError(f"summary must be an AuditSummary, not {type(summary).__name__}")
+    if not isinstance(docs_url, str):
+        raise TypeError(f"docs_url must be a str, not {type(docs_url).__name__}")
+    return render_report(summary, docs_url=docs_url)
 
 
 class ViolationRow(TypedDict):
@@ -299,6 +332,7 @@ class _Tally:
         self.unreadable_records: list[int] = []
         self.rule_counts: dict[str, int] = {}
         self.rule_records: dict[str, list[int]] = {}
+        self.rule_examples: dict[str, Violation] = {}
         self.keys: dict[str, int] = {}
 
     def add(self, number: int, verdict: tuple[Violation, ...] | _Unreadable) -> None:
@@ -314,6 +348,8 @@ class _Tally:
             for rule in {violation.rule: None for violation in verdict}:
                 self.rule_counts[rule] = self.rule_counts.get(rule, 0) + 1
                 first = self.rule_records.setdefault(rule, [])
+                if not first:
+                    self.rule_examples[rule] = next(v for v in verdict if v.rule == rule)
                 if len(first) < FIRST_RECORDS_KEPT:
                     first.append(number)
             for key in {violation.key.value: None for violation in verdict}:
@@ -327,7 +363,12 @@ class _Tally:
             unreadable=self.unreadable,
             unreadable_records=tuple(self.unreadable_records),
             rules={
-                rule: RuleTally(count, tuple(self.rule_records[rule]))
+                rule: RuleTally(
+                    count,
+                    tuple(self.rule_records[rule]),
+                    self.rule_examples[rule].field,
+                    self.rule_examples[rule].message,
+                )
                 for rule, count in self.rule_counts.items()
             },
             keys=dict(self.keys),

@@ -23,7 +23,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import IO, Any, Final, Protocol
 
 from campaign_rules._export.catalogue import catalogue
-from campaign_rules.audit import AuditSummary, audit_chunk
+from campaign_rules._export.report import DOCS_URL
+from campaign_rules.audit import AuditSummary, audit_chunk, html_report
 
 __all__ = [
     "CHUNK_BYTES",
@@ -77,6 +78,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="write every violation as a JSON line: record, rule, key, field, message",
     )
+    audit.add_argument(
+        "--html",
+        metavar="REPORT",
+        help="also write the summary as one self-contained HTML page, with charts",
+    )
+    audit.add_argument(
+        "--docs-url",
+        metavar="URL",
+        default=DOCS_URL,
+        help=f"the documentation site the report links each rule to (default: {DOCS_URL})",
+    )
 
 
 def _jobs(text: str) -> int:
@@ -93,19 +105,25 @@ def run(args: argparse.Namespace) -> tuple[int, str]:
     """Run `campaign-rules audit` with parsed arguments: the exit status and what to print."""
     jobs = args.jobs or available_cpus()
     with contextlib.ExitStack() as stack:
-        rows = None
-        if args.violations is not None:
-            try:
-                rows = stack.enter_context(open(args.violations, "w", encoding="utf-8"))
-            except OSError as error:
-                _say(f"cannot write {args.violations}: {error}")
-                return EXIT_UNREADABLE, ""
+        try:
+            rows = _output(stack, args.violations)
+            report = _output(stack, args.html)
+        except OSError as error:
+            _say(f"cannot write {error.filename}: {error}")
+            return EXIT_UNREADABLE, ""
         advance = stack.enter_context(_progress())
         summary, failed = audit_paths(args.paths, jobs=jobs, rows=rows, advance=advance)
+        if report is not None:
+            report.write(html_report(summary, docs_url=args.docs_url))
     text = json.dumps(summary.to_json(), indent=2) if args.json else render_table(summary)
     if failed:
         return EXIT_UNREADABLE, text + "\n"
     return (EXIT_VALID if summary.all_valid else EXIT_INVALID), text + "\n"
+
+
+def _output(stack: contextlib.ExitStack, path: str | None) -> IO[str] | None:
+    """The file `path` opened for writing text, closed with `stack`; None for no path."""
+    return None if path is None else stack.enter_context(open(path, "w", encoding="utf-8"))
 
 
 def audit_paths(
