@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from campaign_rules.audit import AuditSummary, RuleTally, audit_lines, html_report, merge_summaries
 from tests.audit_support import BROKEN, INVALID, VALID, store_lines
@@ -193,11 +195,35 @@ def test_text_from_the_data_is_escaped_everywhere():
         "tr", data_rule="payload.known_members_only"
     )
     assert row.one("code", **{"class": "field"}).text == SCRIPT  # shown, as text
-    link = parse(html_report(hostile)).one("section", id="rules").one("a")
+    rules = parse(html_report(hostile)).one("section", id="rules")
+    assert [row.attrs.get("data-rule") for row in rules.all("tr")] == [None, f"x'>{SCRIPT}"]
+    link = rules.one("a")
     assert (
         link.attrs["href"]
         == RULES + "x%27%3E%3Cscript%3Ewindow.pwned%20%3D%201%3C%2Fscript%3E.html"
     )
+
+
+markup = st.text(st.sampled_from("<>&\"'/= ascriptimgonerror\u2028\x00`"), max_size=30)
+
+
+@given(
+    members=st.dictionaries(markup, st.integers(), max_size=4),
+    line=markup,
+    docs_url=markup,
+)
+def test_no_text_of_the_data_ever_makes_an_element(members, line, docs_url):
+    lines = [json.dumps({**json.loads(VALID), **members}), line, json.dumps(members)]
+    page = parse(html_report(audit_lines(lines), docs_url=docs_url))  # well nested, or it fails
+    assert tags(page) <= TAME_TAGS
+
+
+def tags(element: Element) -> set[str]:
+    return {element.tag}.union(*(tags(child) for child in element.children))
+
+
+# The elements of a page of tame data, in all its parts: the data must add none.
+TAME_TAGS = tags(parse(html_report(audit_lines([VALID, INVALID, BROKEN, "[]", "colour"]))))
 
 
 def test_the_page_of_merged_parts_is_the_page_of_the_whole():

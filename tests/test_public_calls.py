@@ -51,6 +51,7 @@ DOCUMENTED = {
     "audit_chunk": "must be an",
     "violation_rows": "must be an",
     "merge_summaries": "summaries must",
+    "html_report": "must be a",
     "audit": "must be a",
 }
 
