@@ -103,7 +103,7 @@ def test_each_rule_has_a_row_with_its_link_records_and_first_message_most_record
     cells = first.all("td")
     assert cells[1].text == "INVALID_REQUEST"
     assert cells[2].text.startswith("8")  # eight records of ten, two of them INVALID
-    assert cells[3].text == "1, 3, 4, 6, 7, …"  # the first five of eight
+    assert cells[3].text == "1, 3, 4, 6, 7,\u00a0…"  # the first five of eight
     assert cells[4].text == "the request body must be a JSON object, not an array"
     retries = page.one("tr", data_rule="retries.within_bounds").all("td")
     assert retries[3].text == "2, 5"
@@ -151,7 +151,7 @@ def test_the_docs_url_is_a_keyword_and_may_lack_its_slash():
 def test_the_unreadable_lines_are_listed_and_cut_after_the_first():
     page = parse(html_report(audit_lines([VALID, BROKEN, VALID] + [BROKEN] * 6)))
     section = page.one("section", id="unreadable")
-    assert section.one("span", **{"class": "records"}).text == "2, 4, 5, 6, 7, …"
+    assert section.one("span", **{"class": "records"}).text == "2, 4, 5, 6, 7,\u00a0…"
     assert section.text.startswith("Unreadable lines7 lines are not JSON text (the first: 2, 4")
     one = parse(html_report(audit_lines([BROKEN])))
     assert (

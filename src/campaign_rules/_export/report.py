@@ -142,6 +142,11 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _breakable(rule: str) -> str:
+    """An escaped rule id that a narrow column may break after each dot (`cycles.<wbr>...`)."""
+    return _e(rule).replace(".", ".<wbr>")
+
+
 def _code_spans(text: str) -> str:
     """Escaped text with its `code` spans (the catalogue's Markdown) set as code."""
     pieces = text.split("`")
@@ -159,7 +164,7 @@ def _percent(part: int, whole: int) -> str:
 def _numbers(numbers: tuple[int, ...], total: int) -> str:
     """Record numbers as text, saying when they are only the first of more."""
     text = ", ".join(f"{number:,}" for number in numbers)
-    return f"{text}, …" if total > len(numbers) else text
+    return f"{text},\u00a0…" if total > len(numbers) else text
 
 
 def _totals(summary: Summary) -> str:
@@ -258,7 +263,7 @@ def _rule_table(
         field = f"<code class='field'>{_e(tally.field)}</code> " if shown else ""
         parts.append(
             f"<tr data-rule='{_e(rule)}'>"
-            f"<td><a class='rule' href='{_e(rule_url(rule, docs_url))}'>{_e(rule)}</a>"
+            f"<td><a class='rule' href='{_e(rule_url(rule, docs_url))}'>{_breakable(rule)}</a>"
             f"<div class='summary'>{_code_spans(_e(what))}</div></td>"
             f"<td><span class='key'>{_e(key)}</span></td>"
             f"<td class='num'>{tally.count:,}<div class='summary'>"
@@ -357,7 +362,7 @@ tr:last-child td { border-bottom: 0; }
 a { color: var(--link); text-decoration: none; } a:hover { text-decoration: underline; }
 a.rule, code, .key { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas,
   "DejaVu Sans Mono", monospace; font-size: 13px; }
-a.rule { font-weight: 600; white-space: nowrap; }
+a.rule { font-weight: 600; }
 .key { background: #efeafb; color: #4b2f99; border-radius: 4px; padding: 1px 6px;
   white-space: nowrap; }
 code.field { background: var(--wash); border: 1px solid var(--line); border-radius: 4px;
@@ -365,8 +370,8 @@ code.field { background: var(--wash); border: 1px solid var(--line); border-radi
 .summary { color: var(--muted); font-size: 13px; margin-top: 2px; }
 .summary code { font-size: 12px; }
 .records { font-variant-numeric: tabular-nums; }
-td.records { min-width: 120px; }
-td.example { min-width: 240px; }
+td.records { min-width: 110px; }
+td.example { min-width: 200px; }
 .none { color: var(--muted); margin: 0; }
 footer { color: var(--muted); font-size: 13px; text-align: center; }
 @media (max-width: 760px) { .cards { grid-template-columns: repeat(2, 1fr); } }
