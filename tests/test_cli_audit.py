@@ -104,21 +104,88 @@ def test_a_non_json_line_is_counted_and_the_audit_goes_on(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_a_missing_file_exits_2_after_auditing_the_others(store, tmp_path, capsys):
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_a_missing_file_stops_the_audit_with_no_summary(store, tmp_path, capsys, as_json):
     missing = tmp_path / "absent.jsonl"
-    status = main(["audit", "--json", str(store[0]), str(missing), str(store[1])])
+    rows = tmp_path / "rows.jsonl"
+    status = main(["audit", *as_json, "--violations", str(rows), str(store[0]), str(missing)])
     assert status == 2
     captured = capsys.readouterr()
-    assert captured.err.startswith(f"campaign-rules: cannot read {missing}: [Errno 2]")
-    summary = json.loads(captured.out)
-    assert summary == audit_lines(_all_lines([store[0], store[1]])).to_json()
+    assert captured.err == (
+        f"campaign-rules: cannot read {missing}: [Errno 2] No such file or directory: '{missing}'\n"
+    )
+    assert captured.out == ""
+    # The rows of the lines read before the failure are written, and no others.
+    assert [json.loads(line) for line in rows.read_text().splitlines()] == list(
+        violation_rows(_all_lines([store[0]]))
+    )
 
 
-def test_a_broken_gzip_file_exits_2(tmp_path, capsys):
+def test_a_file_that_cannot_be_read_prints_no_all_zero_table(tmp_path, capsys):
+    assert main(["audit", str(tmp_path)]) == 2  # a directory
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"campaign-rules: cannot read {tmp_path}: [Errno 21]")
+
+
+def test_a_gzip_file_cut_short_names_the_last_line_read(tmp_path, capsys):
     path = tmp_path / "store.jsonl.gz"
-    path.write_bytes(gzip.compress((VALID + "\n").encode() * 50)[:-20])
-    assert main(["audit", str(path)]) == 2
-    assert "campaign-rules: cannot read" in capsys.readouterr().err
+    lines = 3_000
+    whole = gzip.compress("".join(f"{VALID}\n" for _ in range(lines)).encode())
+    path.write_bytes(whole[: len(whole) * 3 // 4])
+    assert main(["audit", "--json", "--jobs", "1", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    message = re.fullmatch(
+        rf"campaign-rules: cannot read {re.escape(str(path))} to its end: Compressed file "
+        r"ended before the end-of-stream marker was reached; the last line read was line "
+        r"([\d,]+) of the file \(record ([\d,]+)\), and no summary is printed\n",
+        captured.err,
+    )
+    assert message, captured.err
+    assert message[1] == message[2]
+    assert 0 < int(message[1].replace(",", "")) < lines
+
+
+def test_a_file_that_shrinks_while_it_is_read_stops_the_audit(tmp_path, capsys, small_blocks):
+    # The audit of the blocks read ahead ends, and `advance` runs, before the rest is read:
+    # cutting the file there is a truncation half-way through the read, every time.
+    path = tmp_path / "store.jsonl"
+    path.write_text("".join(f"{VALID}\n" for _ in range(2_000)), encoding="utf-8")
+    size = path.stat().st_size
+
+    def rotate(records):
+        os.truncate(path, size // 2)
+
+    summary, failed = command.audit_paths([str(path)], jobs=1, advance=rotate)
+    assert failed
+    err = capsys.readouterr().err
+    assert err.startswith(f"campaign-rules: cannot read {path} to its end: it changed while ")
+    assert f"it had {size:,} bytes when opened, the read ended at byte {size // 2:,}" in err
+    assert f"the last line read was line {summary.lines:,} of the file" in err
+
+
+def test_a_file_cut_before_the_end_of_a_block_already_read_is_reported(tmp_path):
+    # The first block is read, then the file is cut inside it: the read ends past the new
+    # end of the file, which only the size at the end of the read shows.
+    path = tmp_path / "store.jsonl"
+    path.write_text("".join(f"{VALID}\n" for _ in range(100)), encoding="utf-8")
+    blocks = command._blocks(str(path))
+    first = next(blocks)
+    os.truncate(path, len(first) // 2)
+    with pytest.raises(command._CannotRead, match=rf"ended at byte {len(first):,}, and it has"):
+        next(blocks)
+
+
+def test_a_file_that_grows_while_it_is_read_is_read_to_its_new_end(tmp_path, small_blocks):
+    path = tmp_path / "store.jsonl"
+    path.write_text("".join(f"{VALID}\n" for _ in range(100)), encoding="utf-8")
+    blocks = command._blocks(str(path))
+    read = next(blocks)
+    with path.open("a", encoding="utf-8") as more:
+        more.write(f"{INVALID}\n")
+    read += b"".join(blocks)
+    assert read.count(b"\n") == 101
 
 
 def test_an_unwritable_violations_file_exits_2(store, tmp_path, capsys):

@@ -178,6 +178,22 @@ def _iterable(value: Iterable[_Item], name: str) -> Iterator[_Item]:
         raise TypeError(f"{name} must be an iterable, not {type(value).__name__}") from None
 
 
+# Values that are iterable but are one text, not lines: iterating one gives its characters or
+# its byte values, each then audited as a line of its own.
+_ONE_TEXT: Final = (str, bytes, bytearray, memoryview)
+
+
+def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
+    """An iterator over the lines, or a `TypeError` for one text or for no iterable at all."""
+    if isinstance(lines, _ONE_TEXT):
+        kind = type(lines).__name__
+        raise TypeError(
+            f"lines must be an iterable of lines, not one {kind}: pass text.splitlines() "
+            "or an open file"
+        )
+    return _iterable(lines, "lines")
+
+
 class ViolationRow(TypedDict):
     """One violation of one record, as a JSON object.
 
@@ -197,7 +213,8 @@ def audit_lines(lines: Iterable[bytes | str]) -> AuditSummary:
 
     `lines` are `bytes` (UTF-8) or `str`, with or without their line break; blank lines are
     skipped but numbered. Never raises for any line; raises `TypeError` when `lines` is not
-    iterable.
+    iterable, or is one `str`, `bytes`, `bytearray` or `memoryview` (which would be audited a
+    character or a byte at a time): pass `text.splitlines()` or an open file.
     """
     return audit_chunk(lines, first_line=1, rows=False)[0]
 
@@ -207,9 +224,10 @@ def violation_rows(lines: Iterable[bytes | str], *, first_line: int = 1) -> Iter
 
     Record numbers start at `first_line` (the number of the first line, when `lines` are a part
     of a larger input). A valid record gives no row; an unreadable one gives one. Raises
-    `TypeError` when `lines` is not iterable or `first_line` not an `int`.
+    `TypeError` when `lines` is not iterable or is one text, as `audit_lines` does, or when
+    `first_line` is not an `int`; being a generator, it raises when first advanced.
     """
-    for number, line in enumerate(_iterable(lines, "lines"), start=_int(first_line)):
+    for number, line in enumerate(_lines(lines), start=_int(first_line)):
         verdict = _read_line(line)
         if verdict:
             yield from _rows(number, verdict)
@@ -225,7 +243,7 @@ def audit_chunk(
     that write the rows as they go, such as `campaign-rules audit`. Raises `TypeError` as
     `violation_rows` does.
     """
-    lines, first_line = _iterable(lines, "lines"), _int(first_line)
+    lines, first_line = _lines(lines), _int(first_line)
     tally = _Tally()
     text: list[str] = []
     count = 0
