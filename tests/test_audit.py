@@ -37,7 +37,10 @@ def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
         ("[" * 100_000, "the line is not JSON: it is nested too deeply for this tool"),
         (b'{"name": "\xff"}', "the line is not UTF-8 text"),
         ('{"name": "\udcff"}', "the line is not UTF-8 text"),
-        ("\ufeff" + VALID, "the line is not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)"),
+        (
+            "\ufeff" + VALID,
+            "the line is not JSON: it starts with a UTF-8 byte order mark (column 1)",
+        ),
         ("\x0c", "the line is not JSON: Expecting value (column 1)"),
     ],
 )
