@@ -8,13 +8,14 @@ import re
 import struct
 import subprocess
 import sys
+import time
 
 import pytest
 
 from campaign_rules._cli import audit as command
 from campaign_rules._cli import main
 from campaign_rules.audit import audit_lines, violation_rows
-from tests.audit_support import BROKEN, INVALID, VALID, write_store
+from tests.audit_support import BROKEN, INVALID, VALID, store_lines, write_store
 
 
 @pytest.fixture
@@ -265,3 +266,73 @@ def test_without_tqdm_a_terminal_is_told_which_extra_adds_the_bar(store):
     assert written.strip() == (
         "campaign-rules: no progress bar: install campaign-rules[progress] (tqdm) for one"
     )
+
+
+def test_a_gzip_file_cut_short_exits_2_from_the_command(tmp_path):
+    path = tmp_path / "store.jsonl.gz"
+    whole = gzip.compress("".join(f"{line}\n" for line in store_lines(20_000, seed=5)).encode())
+    path.write_bytes(whole[: len(whole) // 2])  # more than a block of lines, then no end
+    done = subprocess.run(
+        [sys.executable, "-m", "campaign_rules", "audit", "--jobs", "2", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"campaign-rules: cannot read {path} to its end: Compressed")
+    assert done.stderr.endswith("), and no summary is printed\n")
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="reads open files from /proc")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_store_truncated_while_the_command_reads_it_exits_2(tmp_path, jobs):
+    # The rows go to a FIFO that the test reads. The command writes the rows of its first
+    # block once it has read IN_FLIGHT_PER_JOB blocks per job, and that write waits for the
+    # test to read them: the first byte read here says the command is there, with the store
+    # open and read that far. The store is cut a block further on, then the rows are read to
+    # their end, and the command goes on to find the store shorter than when it opened it.
+    block = command.CHUNK_BYTES
+    line = f"{INVALID}\n".encode()
+    path = tmp_path / "store.jsonl"
+    path.write_bytes(line * ((command.IN_FLIGHT_PER_JOB * jobs + 4) * block // len(line)))
+    size = path.stat().st_size
+    cut = (command.IN_FLIGHT_PER_JOB * jobs + 1) * block
+    fifo = tmp_path / "rows.fifo"
+    os.mkfifo(fifo)
+    argv = ["audit", "--jobs", str(jobs), "--violations", str(fifo), str(path)]
+    # Opened without waiting for a writer, so that a command that fails early cannot hang here.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    with subprocess.Popen(
+        [sys.executable, "-m", "campaign_rules", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        _wait_until_open(process, fifo)
+        os.set_blocking(reader, True)
+        with open(reader, "rb") as rows:
+            assert rows.read(1)  # the command waits in its first write of rows
+            os.truncate(path, cut)
+            rows.read()
+        out, err = process.communicate(timeout=120)
+    assert (process.returncode, out) == (2, b"")
+    last = line.count(b"\n") * (cut // len(line)) + (cut % len(line) > 0)
+    assert err.decode() == (
+        f"campaign-rules: cannot read {path} to its end: it changed while it was read "
+        f"(truncated, or rewritten by a rotation): it had {size:,} bytes when opened, the read "
+        f"ended at byte {cut:,}, and it has {cut:,} now; the last line read was line {last:,} "
+        f"of the file (record {last:,}), and no summary is printed\n"
+    )
+
+
+def _wait_until_open(process, path):
+    """Wait until the running `process` has `path` open (read from /proc)."""
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{process.pid}/fd"):
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"/proc/{process.pid}/fd/{fd}") == str(path):
+                        return
+        time.sleep(0.02)
+    raise AssertionError(f"the command never opened {path}: {process.poll()}")
