@@ -26,6 +26,8 @@ _STATUS_OF_SIGNAL: Final = {
     signal.SIGTERM: ExitStatus.TERMINATED,
 }
 STOP_SIGNALS: Final = tuple(_STATUS_OF_SIGNAL)
+# Signal masks are POSIX: elsewhere (Windows) a worker is set to ignore them once it runs.
+_CAN_MASK: Final = hasattr(signal, "pthread_sigmask")
 
 
 class Stopped(BaseException):
@@ -68,6 +70,9 @@ def ignored_in_workers() -> Iterator[None]:
     until `ignore_in_worker` has set the worker to ignore them, and no signal finds a worker
     between its start and that moment. The parent gets a held signal when the block ends.
     """
+    if not _CAN_MASK:
+        yield
+        return
     before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield
@@ -79,4 +84,5 @@ def ignore_in_worker() -> None:
     """In a worker process: ignore SIGINT and SIGTERM, then let them through (discarded)."""
     for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    if _CAN_MASK:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
