@@ -22,7 +22,7 @@ from typing import Final, TypedDict, TypeVar
 
 import attrs
 
-from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.json import ONE_TEXT_CLASSES, NotJson, decode_json
 from campaign_rules._core.violations import Violation
 from campaign_rules._validate import validate_create
 
@@ -178,14 +178,10 @@ def _iterable(value: Iterable[_Item], name: str) -> Iterator[_Item]:
         raise TypeError(f"{name} must be an iterable, not {type(value).__name__}") from None
 
 
-# Values that are iterable but are one text, not lines: iterating one gives its characters or
-# its byte values, each then audited as a line of its own.
-_ONE_TEXT: Final = (str, bytes, bytearray, memoryview)
-
-
 def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
     """An iterator over the lines, or a `TypeError` for one text or for no iterable at all."""
-    if isinstance(lines, _ONE_TEXT):
+    # Iterating one text would audit each of its characters or byte values as a line.
+    if isinstance(lines, ONE_TEXT_CLASSES):
         kind = type(lines).__name__
         raise TypeError(
             f"lines must be an iterable of lines, not one {kind}: pass text.splitlines() "

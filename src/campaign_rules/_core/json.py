@@ -16,6 +16,7 @@ from typing import Final, NoReturn
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
 
 __all__ = [
+    "ONE_TEXT_CLASSES",
     "PLAIN_CLASSES",
     "NotJson",
     "array_length",
@@ -46,6 +47,11 @@ PLAIN_CLASSES: Final[dict[str, type]] = {
     "object": dict,
     "null": type(None),
 }
+
+
+# The classes whose instances are one text, and yet iterable: a character or a byte value at a
+# time. Where an iterable of items is asked for, one of these is a mistake (D-one-text).
+ONE_TEXT_CLASSES: Final = (str, bytes, bytearray, memoryview)
 
 
 def json_type(value: object) -> str:
