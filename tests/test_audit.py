@@ -42,7 +42,10 @@ def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
         ("[" * 100_000, "the line is not JSON: it is nested too deeply for this tool"),
         (b'{"name": "\xff"}', "the line is not UTF-8 text"),
         ('{"name": "\udcff"}', "the line is not UTF-8 text"),
-        ("\ufeff" + VALID, "the line is not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)"),
+        (
+            "\ufeff" + VALID,
+            "the line is not JSON: it starts with a UTF-8 byte order mark (column 1)",
+        ),
         ("\x0c", "the line is not JSON: Expecting value (column 1)"),
     ],
 )
@@ -62,6 +65,36 @@ def test_an_item_that_is_no_line_is_unreadable():
     summary = audit_lines([VALID, None, 3, ["{}"], VALID])
     assert (summary.valid, summary.unreadable, summary.unreadable_records) == (2, 3, (2, 3, 4))
     assert next(violation_rows([None]))["message"] == "the line is neither bytes nor text"
+
+
+@pytest.mark.parametrize(
+    "text", ['{"name": 1}', b"{}", bytearray(b"{}\n{}"), memoryview(b"{}"), "x" * 5_000_000]
+)
+def test_one_text_is_refused_for_lines_with_what_to_pass_instead(text):
+    message = (
+        rf"lines must be an iterable of lines, not one {type(text).__name__}: "
+        r"pass text\.splitlines\(\) or an open file"
+    )
+    with pytest.raises(TypeError, match=message):
+        audit_lines(text)
+    with pytest.raises(TypeError, match=message):
+        next(violation_rows(text))
+    with pytest.raises(TypeError, match=message):
+        audit_chunk(text, first_line=1, rows=True)
+
+
+def test_the_lines_of_a_text_or_an_open_file_are_audited(tmp_path):
+    text = f"{VALID}\n{INVALID}\n"
+    path = tmp_path / "store.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with path.open("rb") as file:
+        assert audit_lines(file) == audit_lines(text.splitlines()) == audit_lines([VALID, INVALID])
+
+
+@pytest.mark.parametrize("wrong", ["summary", [AuditSummary(), "summary"], 7])
+def test_merge_summaries_refuses_anything_but_summaries(wrong):
+    with pytest.raises(TypeError, match=r"^summaries must (hold AuditSummary|be an iterable)"):
+        merge_summaries(wrong)
 
 
 def test_json_that_is_no_object_is_an_invalid_record():

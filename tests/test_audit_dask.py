@@ -51,6 +51,14 @@ def test_a_missing_file_raises_its_os_error(client, tmp_path):
         audit([str(tmp_path / "absent.jsonl")])
 
 
+@pytest.mark.parametrize("wrong", [b"store.jsonl", bytearray(b"store.jsonl"), [b"store.jsonl"]])
+def test_paths_as_bytes_are_refused_and_one_str_is_one_path(client, tmp_path, wrong):
+    path = write_store(tmp_path, parts=1, count=40, seed=41)[0]
+    assert audit(str(path)) == audit([str(path)]) == audit_lines(_lines(path))
+    with pytest.raises(TypeError, match="paths must be a str or a sequence of str, not "):
+        audit(wrong)
+
+
 def _lines(path):
     data = path.read_bytes()
     if path.suffix == ".gz":

@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from campaign_rules import validate_create
 from campaign_rules._cli import main
+from campaign_rules._cli.exits import ExitStatus
 from campaign_rules._export.catalogue import render_markdown
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -254,3 +256,60 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly(command, code, monk
         # stdout now writes to devnull, so the flush at exit cannot fail again.
         closed_pipe.write("more")
         closed_pipe.flush()
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (
+            b'\xef\xbb\xbf{"name": "x"}',
+            "the file starts with a UTF-8 byte order mark; save it as UTF-8 without one",
+        ),
+        (b"", "the file is empty; it should hold one JSON value"),
+        (b" \r\n\t", "the file holds only white space; it should hold one JSON value"),
+        (b'{"name": "\xff"}', "it is not UTF-8 text: 'utf-8' codec can't decode byte 0xff"),
+    ],
+)
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_a_file_with_no_json_value_says_what_to_do(tmp_path, capsys, content, reason, as_json):
+    path = tmp_path / "body.json"
+    path.write_bytes(content)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", *as_json, str(path)])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"campaign-rules: cannot read {path}: {reason}")
+    assert captured.err.count("\n") == 1
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["check", "--bogus", "x.json"], "unrecognized arguments: --bogus"),
+        (["check", "x.json", "y.json"], "unrecognized arguments: y.json"),
+        (["check", "--kind", "error", "x.json"], "--kind error needs --status"),
+        (["check", "--status", "404", "x.json"], "--status goes with --kind error only"),
+        (["audit", "--bogus", "x.jsonl"], "unrecognized arguments: --bogus"),
+        (["rules", "--bogus"], "unrecognized arguments: --bogus"),
+        (["schema", "x"], "unrecognized arguments: x"),
+    ],
+)
+def test_a_flag_error_prints_the_usage_of_its_sub_command(capsys, argv, error):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: campaign-rules {argv[0]} ")
+    assert f"\ncampaign-rules {argv[0]}: error: {error}" in err
+
+
+@pytest.mark.parametrize("command", ["check", "audit"])
+def test_the_help_lists_every_exit_status(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    listed = re.search(r"Exit status: (.*?)\.", text)
+    assert listed, text
+    assert [int(status) for status in re.findall(r"(?:^|, )(\d+) ", listed[1])] == list(ExitStatus)
+    assert "130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM)" in listed[1]

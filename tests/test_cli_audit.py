@@ -8,13 +8,14 @@ import re
 import struct
 import subprocess
 import sys
+import time
 
 import pytest
 
 from campaign_rules._cli import audit as command
 from campaign_rules._cli import main
 from campaign_rules.audit import audit_lines, violation_rows
-from tests.audit_support import BROKEN, INVALID, VALID, write_store
+from tests.audit_support import BROKEN, INVALID, VALID, store_lines, write_store
 
 
 @pytest.fixture
@@ -104,21 +105,88 @@ def test_a_non_json_line_is_counted_and_the_audit_goes_on(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_a_missing_file_exits_2_after_auditing_the_others(store, tmp_path, capsys):
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_a_missing_file_stops_the_audit_with_no_summary(store, tmp_path, capsys, as_json):
     missing = tmp_path / "absent.jsonl"
-    status = main(["audit", "--json", str(store[0]), str(missing), str(store[1])])
+    rows = tmp_path / "rows.jsonl"
+    status = main(["audit", *as_json, "--violations", str(rows), str(store[0]), str(missing)])
     assert status == 2
     captured = capsys.readouterr()
-    assert captured.err.startswith(f"campaign-rules: cannot read {missing}: [Errno 2]")
-    summary = json.loads(captured.out)
-    assert summary == audit_lines(_all_lines([store[0], store[1]])).to_json()
+    assert captured.err == (
+        f"campaign-rules: cannot read {missing}: [Errno 2] No such file or directory: '{missing}'\n"
+    )
+    assert captured.out == ""
+    # The rows of the lines read before the failure are written, and no others.
+    assert [json.loads(line) for line in rows.read_text().splitlines()] == list(
+        violation_rows(_all_lines([store[0]]))
+    )
 
 
-def test_a_broken_gzip_file_exits_2(tmp_path, capsys):
+def test_a_file_that_cannot_be_read_prints_no_all_zero_table(tmp_path, capsys):
+    assert main(["audit", str(tmp_path)]) == 2  # a directory
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"campaign-rules: cannot read {tmp_path}: [Errno 21]")
+
+
+def test_a_gzip_file_cut_short_names_the_last_line_read(tmp_path, capsys):
     path = tmp_path / "store.jsonl.gz"
-    path.write_bytes(gzip.compress((VALID + "\n").encode() * 50)[:-20])
-    assert main(["audit", str(path)]) == 2
-    assert "campaign-rules: cannot read" in capsys.readouterr().err
+    lines = 3_000
+    whole = gzip.compress("".join(f"{VALID}\n" for _ in range(lines)).encode())
+    path.write_bytes(whole[: len(whole) * 3 // 4])
+    assert main(["audit", "--json", "--jobs", "1", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    message = re.fullmatch(
+        rf"campaign-rules: cannot read {re.escape(str(path))} to its end: Compressed file "
+        r"ended before the end-of-stream marker was reached; the last line read was line "
+        r"([\d,]+) of the file \(record ([\d,]+)\), and no summary is printed\n",
+        captured.err,
+    )
+    assert message, captured.err
+    assert message[1] == message[2]
+    assert 0 < int(message[1].replace(",", "")) < lines
+
+
+def test_a_file_that_shrinks_while_it_is_read_stops_the_audit(tmp_path, capsys, small_blocks):
+    # The audit of the blocks read ahead ends, and `advance` runs, before the rest is read:
+    # cutting the file there is a truncation half-way through the read, every time.
+    path = tmp_path / "store.jsonl"
+    path.write_text("".join(f"{VALID}\n" for _ in range(2_000)), encoding="utf-8")
+    size = path.stat().st_size
+
+    def rotate(records):
+        os.truncate(path, size // 2)
+
+    summary, failed = command.audit_paths([str(path)], jobs=1, advance=rotate)
+    assert failed
+    err = capsys.readouterr().err
+    assert err.startswith(f"campaign-rules: cannot read {path} to its end: it changed while ")
+    assert f"it had {size:,} bytes when opened, the read ended at byte {size // 2:,}" in err
+    assert f"the last line read was line {summary.lines:,} of the file" in err
+
+
+def test_a_file_cut_before_the_end_of_a_block_already_read_is_reported(tmp_path):
+    # The first block is read, then the file is cut inside it: the read ends past the new
+    # end of the file, which only the size at the end of the read shows.
+    path = tmp_path / "store.jsonl"
+    path.write_text("".join(f"{VALID}\n" for _ in range(100)), encoding="utf-8")
+    blocks = command._blocks(str(path))
+    first = next(blocks)
+    os.truncate(path, len(first) // 2)
+    with pytest.raises(command._CannotRead, match=rf"ended at byte {len(first):,}, and it has"):
+        next(blocks)
+
+
+def test_a_file_that_grows_while_it_is_read_is_read_to_its_new_end(tmp_path, small_blocks):
+    path = tmp_path / "store.jsonl"
+    path.write_text("".join(f"{VALID}\n" for _ in range(100)), encoding="utf-8")
+    blocks = command._blocks(str(path))
+    read = next(blocks)
+    with path.open("a", encoding="utf-8") as more:
+        more.write(f"{INVALID}\n")
+    read += b"".join(blocks)
+    assert read.count(b"\n") == 101
 
 
 def test_an_unwritable_violations_file_exits_2(store, tmp_path, capsys):
@@ -198,3 +266,73 @@ def test_without_tqdm_a_terminal_is_told_which_extra_adds_the_bar(store):
     assert written.strip() == (
         "campaign-rules: no progress bar: install campaign-rules[progress] (tqdm) for one"
     )
+
+
+def test_a_gzip_file_cut_short_exits_2_from_the_command(tmp_path):
+    path = tmp_path / "store.jsonl.gz"
+    whole = gzip.compress("".join(f"{line}\n" for line in store_lines(20_000, seed=5)).encode())
+    path.write_bytes(whole[: len(whole) // 2])  # more than a block of lines, then no end
+    done = subprocess.run(
+        [sys.executable, "-m", "campaign_rules", "audit", "--jobs", "2", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"campaign-rules: cannot read {path} to its end: Compressed")
+    assert done.stderr.endswith("), and no summary is printed\n")
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="reads open files from /proc")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_store_truncated_while_the_command_reads_it_exits_2(tmp_path, jobs):
+    # The rows go to a FIFO that the test reads. The command writes the rows of its first
+    # block once it has read IN_FLIGHT_PER_JOB blocks per job, and that write waits for the
+    # test to read them: the first byte read here says the command is there, with the store
+    # open and read that far. The store is cut a block further on, then the rows are read to
+    # their end, and the command goes on to find the store shorter than when it opened it.
+    block = command.CHUNK_BYTES
+    line = f"{INVALID}\n".encode()
+    path = tmp_path / "store.jsonl"
+    path.write_bytes(line * ((command.IN_FLIGHT_PER_JOB * jobs + 4) * block // len(line)))
+    size = path.stat().st_size
+    cut = (command.IN_FLIGHT_PER_JOB * jobs + 1) * block
+    fifo = tmp_path / "rows.fifo"
+    os.mkfifo(fifo)
+    argv = ["audit", "--jobs", str(jobs), "--violations", str(fifo), str(path)]
+    # Opened without waiting for a writer, so that a command that fails early cannot hang here.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    with subprocess.Popen(
+        [sys.executable, "-m", "campaign_rules", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        _wait_until_open(process, fifo)
+        os.set_blocking(reader, True)
+        with open(reader, "rb") as rows:
+            assert rows.read(1)  # the command waits in its first write of rows
+            os.truncate(path, cut)
+            rows.read()
+        out, err = process.communicate(timeout=120)
+    assert (process.returncode, out) == (2, b"")
+    last = line.count(b"\n") * (cut // len(line)) + (cut % len(line) > 0)
+    assert err.decode() == (
+        f"campaign-rules: cannot read {path} to its end: it changed while it was read "
+        f"(truncated, or rewritten by a rotation): it had {size:,} bytes when opened, the read "
+        f"ended at byte {cut:,}, and it has {cut:,} now; the last line read was line {last:,} "
+        f"of the file (record {last:,}), and no summary is printed\n"
+    )
+
+
+def _wait_until_open(process, path):
+    """Wait until the running `process` has `path` open (read from /proc)."""
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{process.pid}/fd"):
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"/proc/{process.pid}/fd/{fd}") == str(path):
+                        return
+        time.sleep(0.02)
+    raise AssertionError(f"the command never opened {path}: {process.poll()}")

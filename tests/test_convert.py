@@ -10,6 +10,7 @@ import datetime
 import json
 from typing import Any
 
+import attrs
 import pytest
 
 from campaign_rules import (
@@ -217,6 +218,24 @@ def datetime_campaign(**members: Any) -> CampaignCreate:
         integration_type=IntegrationType.PHONE_CALL,
         **members,
     )
+
+
+@pytest.mark.parametrize("one_text", ["vip", b"vip"])
+def test_one_text_in_a_tuple_member_is_refused_not_spelt_out(one_text: object) -> None:
+    # D-one-text: a value built by hand with filter_tags="vip" is no ["v", "i", "p"].
+    cycles = CyclesConfig(
+        mode=CyclesMode.COOLDOWN,
+        max_iterations=2,
+        cooldown_minutes=60,
+        filter_tags=one_text,  # type: ignore[arg-type]
+    )
+    message = f"whose tuple members are tuples, not one {type(one_text).__name__}"
+    with pytest.raises(TypeError, match=f"^to_wire takes a value object {message}"):
+        to_wire(cycles)
+    written = to_wire(
+        CyclesConfig(**{**attrs.asdict(cycles, recurse=False), "filter_tags": ("vip",)})
+    )
+    assert written["filter_tags"] == ["vip"]
 
 
 class TestRoundTrip:

@@ -23,7 +23,7 @@ from typing import Final, TypedDict, TypeVar
 
 import attrs
 
-from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.json import ONE_TEXT_CLASSES, NotJson, decode_json
 from campaign_rules._core.violations import Violation
 from campaign_rules._export.report import DOCS_URL, render_report
 from campaign_rules._validate import validate_create
@@ -211,6 +211,18 @@ def html_report(summary: AuditSummary, *, docs_url: str = DOCS_URL) -> str:
     return render_report(summary, docs_url=docs_url)
 
 
+def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
+    """An iterator over the lines, or a `TypeError` for one text or for no iterable at all."""
+    # Iterating one text would audit each of its characters or byte values as a line.
+    if isinstance(lines, ONE_TEXT_CLASSES):
+        kind = type(lines).__name__
+        raise TypeError(
+            f"lines must be an iterable of lines, not one {kind}: pass text.splitlines() "
+            "or an open file"
+        )
+    return _iterable(lines, "lines")
+
+
 class ViolationRow(TypedDict):
     """One violation of one record, as a JSON object.
 
@@ -230,7 +242,8 @@ def audit_lines(lines: Iterable[bytes | str]) -> AuditSummary:
 
     `lines` are `bytes` (UTF-8) or `str`, with or without their line break; blank lines are
     skipped but numbered. Never raises for any line; raises `TypeError` when `lines` is not
-    iterable.
+    iterable, or is one `str`, `bytes`, `bytearray` or `memoryview` (which would be audited a
+    character or a byte at a time): pass `text.splitlines()` or an open file.
     """
     return audit_chunk(lines, first_line=1, rows=False)[0]
 
@@ -240,9 +253,10 @@ def violation_rows(lines: Iterable[bytes | str], *, first_line: int = 1) -> Iter
 
     Record numbers start at `first_line` (the number of the first line, when `lines` are a part
     of a larger input). A valid record gives no row; an unreadable one gives one. Raises
-    `TypeError` when `lines` is not iterable or `first_line` not an `int`.
+    `TypeError` when `lines` is not iterable or is one text, as `audit_lines` does, or when
+    `first_line` is not an `int`; being a generator, it raises when first advanced.
     """
-    for number, line in enumerate(_iterable(lines, "lines"), start=_int(first_line)):
+    for number, line in enumerate(_lines(lines), start=_int(first_line)):
         verdict = _read_line(line)
         if verdict:
             yield from _rows(number, verdict)
@@ -258,7 +272,7 @@ def audit_chunk(
     that write the rows as they go, such as `campaign-rules audit`. Raises `TypeError` as
     `violation_rows` does.
     """
-    lines, first_line = _iterable(lines, "lines"), _int(first_line)
+    lines, first_line = _lines(lines), _int(first_line)
     tally = _Tally()
     text: list[str] = []
     count = 0

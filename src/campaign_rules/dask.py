@@ -32,7 +32,8 @@ def audit(
     """Audit JSON Lines files on the current Dask scheduler; the same summary as one process.
 
     `paths` are local paths or any URL fsspec opens (`s3://bucket/store/*.jsonl.gz`, with
-    `storage_options` for its credentials), globs expanded in sorted order; `.gz` and other
+    `storage_options` for its credentials), globs expanded in sorted order; one `str` is one
+    path or glob, never a sequence of one-character paths; `.gz` and other
     compressions are read by their suffix. Records are numbered across the files in order,
     as the command does. Each file is one partition, so a store in many files runs on as many
     workers. Lines never raise (an unreadable line is counted); a file that cannot be opened

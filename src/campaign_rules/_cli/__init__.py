@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import json
 import os
@@ -12,6 +13,8 @@ from typing import Any, NoReturn
 
 from campaign_rules import COMPILED, __version__
 from campaign_rules._cli import audit
+from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, describe_exits
+from campaign_rules._cli.signals import Stopped, stop_on_signals
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._export.catalogue import render_markdown
@@ -28,10 +31,6 @@ from campaign_rules.responses import (
 
 __all__ = ["main"]
 
-EXIT_VALID = 0
-EXIT_INVALID = 1
-EXIT_UNREADABLE = 2
-
 # What `check --kind` reads a body as: a creation request (offline), or a response.
 _READERS: dict[str, Callable[[object, int | None], Outcome[Any]]] = {
     "create": lambda body, _: validate_create(body),
@@ -42,36 +41,65 @@ _READERS: dict[str, Callable[[object, int | None], Outcome[Any]]] = {
 }
 
 
+# The white space of JSON (RFC 8259 section 2): a file of nothing else holds no value.
+_JSON_WHITESPACE = b" \t\r\n"
+
 # The machine-readable documents the command line prints.
 _DOCUMENTS: dict[str, Callable[[], str]] = {"schema": render_schema, "openapi": render_openapi}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status (`ExitStatus`).
+
+    SIGINT (Ctrl-C) and SIGTERM stop a command with one line on standard error and the status
+    128 + the signal's number, 130 or 143, with no traceback and no worker process left.
+    """
     # A field path may name a member with any character, a lone surrogate included.
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = _parser()
-    args = parser.parse_args(argv)
+    args, command = _parse(argv)
+    with stop_on_signals():
+        try:
+            return _run(args, command)
+        except Stopped as stop:
+            print(f"campaign-rules: {args.command} {SIGNAL_MEANINGS[stop.status]}", file=sys.stderr)
+            return stop.status
+
+
+def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
     if args.command == "rules":
         with _reader_may_leave():
             sys.stdout.write(render_markdown())
-        return EXIT_VALID
+        return ExitStatus.VALID
     if args.command in _DOCUMENTS:
         with _reader_may_leave():
             sys.stdout.write(_DOCUMENTS[args.command]())
-        return EXIT_VALID
+        return ExitStatus.VALID
     if args.command == "audit":
         status, text = audit.run(args)
         with _reader_may_leave():
             sys.stdout.write(text)
         return status
     if args.kind == "error" and args.status is None:
-        parser.error("--kind error needs --status, the HTTP status the body came with")
+        command.error("--kind error needs --status, the HTTP status the body came with")
     if args.kind != "error" and args.status is not None:
-        parser.error(f"--status goes with --kind error only, not with --kind {args.kind}")
+        command.error(f"--status goes with --kind error only, not with --kind {args.kind}")
     return _check(args.file, kind=args.kind, status=args.status, as_json=args.json)
+
+
+def _parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, argparse.ArgumentParser]:
+    """The arguments, and the parser of their sub-command, whose usage its errors print.
+
+    argparse hands the arguments a sub-command does not know back to the top-level parser,
+    which would print its own usage: they are refused here by the sub-command's parser.
+    """
+    parser, commands = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    command = commands.choices[args.command]
+    if unknown:
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args, command
 
 
 @contextlib.contextmanager
@@ -85,7 +113,9 @@ def _reader_may_leave() -> Iterator[None]:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[
+    argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]
+]:
     parser = argparse.ArgumentParser(
         prog="campaign-rules",
         description="Check Campaign Outreach Service requests against the spec's rules.",
@@ -98,7 +128,11 @@ def _parser() -> argparse.ArgumentParser:
         help="validate one JSON body: a campaign creation request, or a response",
         description="Validate one JSON body offline (no directory look-ups): a campaign "
         "creation request, or a response body of the service. "
-        "Exit status: 0 valid, 1 invalid, 2 unreadable file or malformed JSON.",
+        + describe_exits(
+            valid="valid",
+            invalid="invalid",
+            unreadable="unreadable file (empty, not UTF-8, a byte order mark) or malformed JSON",
+        ),
     )
     check.add_argument("file", help="path of a JSON file, or - for standard input")
     check.add_argument(
@@ -137,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Print the OpenAPI 3.1 document of the service's interface, generated from "
         "the rules and the response readers (the file schema/openapi.json of the repository).",
     )
-    return parser
+    return parser, commands
 
 
 def _check(path: str, *, kind: str, status: int | None, as_json: bool) -> int:
@@ -148,7 +182,7 @@ def _check(path: str, *, kind: str, status: int | None, as_json: bool) -> int:
             print(json.dumps(_json_report(result), indent=2, allow_nan=False))
         else:
             _print_result(result)
-    return EXIT_VALID if result.ok else EXIT_INVALID
+    return ExitStatus.VALID if result.ok else ExitStatus.INVALID
 
 
 def _json_report(result: Outcome[Any]) -> dict[str, object]:
@@ -180,15 +214,30 @@ def _printable(field: str | None) -> str:
 
 
 def _load(path: str) -> object:
-    """The JSON value in the file (or standard input), or exit 2 with a one-line reason."""
+    """The JSON value in the file (or standard input), or exit 2 with a one-line reason.
+
+    A byte order mark is refused (D-byte-order-mark), and an empty file is named as such.
+    """
     try:
         if path == "-":
-            text = sys.stdin.buffer.read().decode("utf-8")
+            data = sys.stdin.buffer.read()
         else:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
-    except (OSError, UnicodeDecodeError) as error:
+            with open(path, "rb") as file:
+                data = file.read()
+    except OSError as error:
         _fail(f"cannot read {path}: {error}")
+    if data.startswith(codecs.BOM_UTF8):
+        _fail(
+            f"cannot read {path}: the file starts with a UTF-8 byte order mark; "
+            "save it as UTF-8 without one (JSON text has none, RFC 8259 section 8.1)"
+        )
+    if not data.strip(_JSON_WHITESPACE):
+        what = "the file is empty" if not data else "the file holds only white space"
+        _fail(f"cannot read {path}: {what}; it should hold one JSON value")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        _fail(f"cannot read {path}: it is not UTF-8 text: {error}")
     try:
         return decode_json(text)
     except NotJson as error:
@@ -198,4 +247,4 @@ def _load(path: str) -> object:
 
 def _fail(reason: str) -> NoReturn:
     print(f"campaign-rules: {reason}", file=sys.stderr)
-    raise SystemExit(EXIT_UNREADABLE)
+    raise SystemExit(ExitStatus.UNREADABLE)

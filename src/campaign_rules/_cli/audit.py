@@ -16,12 +16,15 @@ import gzip
 import importlib
 import json
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import IO, Any, Final, Protocol
+from typing import IO, Any, BinaryIO, Final, Protocol
 
+from campaign_rules._cli.exits import ExitStatus, describe_exits
+from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers
 from campaign_rules._export.catalogue import catalogue
 from campaign_rules._export.report import DOCS_URL
 from campaign_rules.audit import AuditSummary, audit_chunk, html_report
@@ -40,10 +43,6 @@ CHUNK_BYTES: Final = 1 << 20
 # Blocks read ahead per worker: one being audited, one waiting.
 IN_FLIGHT_PER_JOB: Final = 2
 
-EXIT_VALID: Final = 0
-EXIT_INVALID: Final = 1
-EXIT_UNREADABLE: Final = 2
-
 # What the optional extras add to this command.
 _PROGRESS_EXTRA: Final = "campaign-rules[progress]"
 
@@ -57,8 +56,16 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "a line; blank lines skipped, a line that is not JSON counted as unreadable) and print "
         "a summary: records, valid, invalid, unreadable, and each broken rule with its first "
         "records. Records are numbered by line, across the files in the order given. A .gz "
-        "file is read as gzip. Exit status: 0 all valid, 1 some invalid or unreadable, 2 a "
-        f"file could not be read. A progress bar needs {_PROGRESS_EXTRA} (tqdm); more than "
+        "file is read as gzip. A file that cannot be read to its end stops the audit with "
+        "the last line read from it, and no summary; so does a regular file that shrinks "
+        "while it is read (truncated or rotated). From a pipe or standard input an early end "
+        "cannot be told from the end. "
+        + describe_exits(
+            valid="all valid",
+            invalid="some invalid or unreadable",
+            unreadable="a file could not be read",
+        )
+        + f" A progress bar needs {_PROGRESS_EXTRA} (tqdm); more than "
         "one machine, campaign_rules.dask (campaign-rules[dask]).",
     )
     audit.add_argument(
@@ -110,15 +117,15 @@ def run(args: argparse.Namespace) -> tuple[int, str]:
             report = _output(stack, args.html)
         except OSError as error:
             _say(f"cannot write {error.filename}: {error}")
-            return EXIT_UNREADABLE, ""
+            return ExitStatus.UNREADABLE, ""
         advance = stack.enter_context(_progress())
         summary, failed = audit_paths(args.paths, jobs=jobs, rows=rows, advance=advance)
-        if report is not None:
+        if report is not None and not failed:
             report.write(html_report(summary, docs_url=args.docs_url))
+    if failed:  # the summary of part of the store would read as an audit of all of it
+        return ExitStatus.UNREADABLE, ""
     text = json.dumps(summary.to_json(), indent=2) if args.json else render_table(summary)
-    if failed:
-        return EXIT_UNREADABLE, text + "\n"
-    return (EXIT_VALID if summary.all_valid else EXIT_INVALID), text + "\n"
+    return (ExitStatus.VALID if summary.all_valid else ExitStatus.INVALID), text + "\n"
 
 
 def _output(stack: contextlib.ExitStack, path: str | None) -> IO[str] | None:
@@ -135,11 +142,14 @@ def audit_paths(
 ) -> tuple[AuditSummary, bool]:
     """Audit the files in order on `jobs` processes; say whether a file could not be read.
 
-    A file that cannot be opened or read to its end is reported on standard error, and the
-    audit goes on with the next file: its lines read so far count, and no others. `rows`
-    receives the violation rows, in order; `advance` the number of records of each block done.
+    A file that cannot be opened, or read to its end, or that shrinks while it is read (a
+    regular file only: the end of a pipe or of standard input cannot be checked), is reported
+    on standard error with the last line read from it, and no other file is read: the summary
+    is of the lines read before, and is no audit of the store. `rows` receives the violation
+    rows, in order; `advance` the number of records of each block done.
     """
     summary = AuditSummary()
+    failed = False
     with _executor(jobs) as pool:
         pending: collections.deque[Future[tuple[AuditSummary, str]]] = collections.deque()
 
@@ -152,17 +162,32 @@ def audit_paths(
             advance(part.records)
 
         want_rows = rows is not None
-        failures: list[str] = []
         next_line = 1
         for path in paths:
-            for block in _blocks(path, failures):
-                pending.append(pool.submit(_audit_block, block, next_line, want_rows))
-                next_line += block.count(b"\n") + (not block.endswith(b"\n"))
-                if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
-                    take()
+            first_line = next_line
+            try:
+                for block in _blocks(path):
+                    pending.append(pool.submit(_audit_block, block, next_line, want_rows))
+                    next_line += block.count(b"\n") + (not block.endswith(b"\n"))
+                    if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
+                        take()
+            except _CannotRead as error:
+                _say(_cannot_read(path, str(error), next_line - first_line, next_line - 1))
+                failed = True
+                break
         while pending:
             take()
-    return summary, bool(failures)
+    return summary, failed
+
+
+def _cannot_read(path: str, reason: str, lines: int, last_record: int) -> str:
+    """What to say of a file that could not be read, and how far it was read."""
+    if not lines:
+        return f"cannot read {path}: {reason}"
+    return (
+        f"cannot read {path} to its end: {reason}; the last line read was line {lines:,} of "
+        f"the file (record {last_record:,}), and no summary is printed"
+    )
 
 
 def _audit_block(block: bytes, first_line: int, rows: bool) -> tuple[AuditSummary, str]:
@@ -181,28 +206,62 @@ class _Binary(Protocol):
     def readline(self, size: int = -1, /) -> bytes: ...
 
 
-def _open(path: str) -> contextlib.AbstractContextManager[_Binary]:
+class _CannotRead(Exception):
+    """Why a file could not be opened or read to its end."""
+
+
+@contextlib.contextmanager
+def _open(path: str) -> Iterator[tuple[_Binary, BinaryIO | None]]:
+    """The file to read lines from, and the file on the disk under it (`None` for a pipe)."""
     if path == "-":
-        return contextlib.nullcontext(sys.stdin.buffer)
-    if path.endswith(".gz"):
-        return gzip.open(path, "rb")
-    return open(path, "rb")
+        yield sys.stdin.buffer, None
+        return
+    with open(path, "rb") as raw:
+        if path.endswith(".gz"):
+            with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
+                yield unzipped, raw
+        else:
+            yield raw, raw
 
 
-def _blocks(path: str, failures: list[str]) -> Iterator[bytes]:
+def _blocks(path: str) -> Iterator[bytes]:
     """The file in blocks of about `CHUNK_BYTES` that end at a line break or at its end.
 
-    A file that cannot be opened or read to its end is reported and added to `failures`.
+    Raises `_CannotRead` when the file cannot be opened or read to its end (a gzip stream that
+    ends early), or when it is a regular file that is shorter at the end of the read than it
+    was when opened, or than the bytes read from it: it was truncated or rewritten while it was
+    read (a store being rotated), and its last lines are lost or mixed. A pipe, a FIFO or
+    standard input has no size to compare: there, a writer that stops early looks like the end.
     """
     try:
-        with _open(path) as file:
+        with _open(path) as (file, disk):
+            size = _regular_size(disk)
             while block := file.read(CHUNK_BYTES):
                 if not block.endswith(b"\n"):
                     block += file.readline()  # the rest of the line, however long it is
                 yield block
+            if disk is not None and size is not None:
+                _check_unchanged(disk, size)
     except (OSError, EOFError, zlib.error) as error:
-        _say(f"cannot read {path}: {error}")
-        failures.append(path)
+        raise _CannotRead(str(error)) from None
+
+
+def _regular_size(disk: BinaryIO | None) -> int | None:
+    """The size of a regular file when it is opened; `None` for a pipe, a FIFO or a device."""
+    if disk is None:
+        return None
+    status = os.fstat(disk.fileno())
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
+def _check_unchanged(disk: BinaryIO, size: int) -> None:
+    """Raise `_CannotRead` when the file read to its end was cut short while it was read."""
+    end, now = disk.tell(), os.fstat(disk.fileno()).st_size
+    if end < size or now < end:
+        raise _CannotRead(
+            f"it changed while it was read (truncated, or rewritten by a rotation): it had "
+            f"{size:,} bytes when opened, the read ended at byte {end:,}, and it has {now:,} now"
+        )
 
 
 class _InProcess(Executor):
@@ -214,8 +273,45 @@ class _InProcess(Executor):
         return future
 
 
-def _executor(jobs: int) -> Executor:
-    return _InProcess() if jobs == 1 else ProcessPoolExecutor(max_workers=jobs)
+class _Workers(ProcessPoolExecutor):
+    """A pool of worker processes that ignore SIGINT and SIGTERM: only the parent answers them.
+
+    When the audit stops early (`Stopped`, or any error), `kill` ends the workers at once and
+    waits for them, so that none outlives the command.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        super().__init__(max_workers=jobs, initializer=ignore_in_worker)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with ignored_in_workers():  # a submit may start a worker
+            return super().submit(fn, *args, **kwargs)
+
+    def kill(self) -> None:
+        """Cancel what is queued, kill every worker (they ignore SIGTERM) and wait for them."""
+        # The pool's own list of its processes: Python 3.14 adds `kill_workers()` for this,
+        # which does not wait for them; `shutdown` forgets the list, so it is read first.
+        workers = list((getattr(self, "_processes", None) or {}).values())
+        self.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.kill()
+        for worker in workers:
+            worker.join()
+
+
+@contextlib.contextmanager
+def _executor(jobs: int) -> Iterator[Executor]:
+    """`jobs` worker processes, or this process alone for one job."""
+    if jobs == 1:
+        yield _InProcess()
+        return
+    pool = _Workers(jobs)
+    try:
+        yield pool
+    except BaseException:
+        pool.kill()
+        raise
+    pool.shutdown()
 
 
 def available_cpus() -> int:

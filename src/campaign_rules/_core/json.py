@@ -16,6 +16,7 @@ from typing import Final, NoReturn
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
 
 __all__ = [
+    "ONE_TEXT_CLASSES",
     "PLAIN_CLASSES",
     "NotJson",
     "array_length",
@@ -46,6 +47,11 @@ PLAIN_CLASSES: Final[dict[str, type]] = {
     "object": dict,
     "null": type(None),
 }
+
+
+# The classes whose instances are one text, and yet iterable: a character or a byte value at a
+# time. Where an iterable of items is asked for, one of these is a mistake (D-one-text).
+ONE_TEXT_CLASSES: Final = (str, bytes, bytearray, memoryview)
 
 
 def json_type(value: object) -> str:
@@ -271,19 +277,27 @@ def decode_json(text: str) -> object:
     """The JSON value of `text` (RFC 8259), or `NotJson` saying why there is none.
 
     Python's `json` module reads `NaN` and `Infinity`, which JSON has not: they are refused.
-    An integer too long to convert and nesting too deep for the decoder are refused too, so the
-    command line and the audit read a file or a line the same way.
+    An integer too long to convert, nesting too deep for the decoder, and a text that starts
+    with a byte order mark are refused too, so the command line and the audit read a file or
+    a line the same way.
     """
     import json  # here: checking a body never decodes text, and `json` costs import time
 
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
+        if text.startswith(_BYTE_ORDER_MARK):  # the module's hint, utf-8-sig, is no JSON
+            raise NotJson("it starts with a UTF-8 byte order mark", (1, 1)) from None
         raise NotJson(error.msg, (error.lineno, error.colno)) from None
     except ValueError as error:  # NaN or Infinity, or an integer too long to convert
         raise NotJson(str(error)) from None
     except RecursionError:
         raise NotJson("it is nested too deeply for this tool") from None
+
+
+# JSON text has none (RFC 8259 section 8.1); a decoder may ignore one, this library refuses it
+# (D-byte-order-mark).
+_BYTE_ORDER_MARK: Final = "\ufeff"
 
 
 def _refuse_constant(name: str) -> NoReturn:

@@ -39,6 +39,7 @@ from campaign_rules._core.formats import (
     parse_response_time,
 )
 from campaign_rules._core.json import (
+    ONE_TEXT_CLASSES,
     as_boolean,
     as_integer,
     as_string,
@@ -151,6 +152,24 @@ def _contact_time(value: object, _: Any) -> datetime.datetime | None:
     return None if value is None else parse_contact_time(as_string(value) or "")
 
 
+def _items_hook(converter: cattrs.Converter) -> Callable[[object], list[object]]:
+    """Write a homogeneous tuple as a JSON array; refuse one text (D-one-text).
+
+    A value object built by hand with `filter_tags="vip"` would otherwise be written as
+    `["v", "i", "p"]`.
+    """
+
+    def write(items: object) -> list[object]:
+        if isinstance(items, ONE_TEXT_CLASSES):
+            raise TypeError(
+                "to_wire takes a value object whose tuple members are tuples, not one "
+                f"{type(items).__name__}: write (item,) for one item"
+            )
+        return [converter.unstructure(item) for item in items]  # type: ignore[attr-defined]
+
+    return write
+
+
 def _is_homogeneous_tuple(type_: Any) -> bool:
     args: tuple[Any, ...] = getattr(type_, "__args__", ())
     return getattr(type_, "__origin__", None) is tuple and args[1:] == (Ellipsis,)
@@ -188,8 +207,7 @@ def _converter() -> cattrs.Converter:
         lambda type_: _tuple_hook(converter, type_.__args__[0]),
     )
     converter.register_unstructure_hook_factory(
-        _is_homogeneous_tuple,
-        lambda type_: lambda items: [converter.unstructure(item) for item in items],
+        _is_homogeneous_tuple, lambda type_: _items_hook(converter)
     )
     converter.register_structure_hook_func(_is_mapping, _mapping_hook)
     # The mapping hook's copies are plain JSON, so a shallow copy is the wire form.

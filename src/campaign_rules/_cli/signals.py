@@ -1,0 +1,88 @@
+"""Stopping cleanly on SIGINT (Ctrl-C) and SIGTERM: one line, a status, no worker left behind.
+
+While a command runs, either signal raises `Stopped` in the main thread, wherever it is, so
+that every `finally` and context manager on the way out runs (the worker pool of `audit` is
+killed and joined there); the command line then prints one line and exits 128 + the signal's
+number. Worker processes ignore both signals: a Ctrl-C reaches the whole process group, and
+only the parent, which owns the workers, should answer it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Final
+
+from campaign_rules._cli.exits import ExitStatus
+
+__all__ = ["STOP_SIGNALS", "Stopped", "ignore_in_worker", "ignored_in_workers", "stop_on_signals"]
+
+# The signals that stop a command, and the status each gives.
+_STATUS_OF_SIGNAL: Final = {
+    signal.SIGINT: ExitStatus.INTERRUPTED,
+    signal.SIGTERM: ExitStatus.TERMINATED,
+}
+STOP_SIGNALS: Final = tuple(_STATUS_OF_SIGNAL)
+# Signal masks are POSIX: elsewhere (Windows) a worker is set to ignore them once it runs.
+_CAN_MASK: Final = hasattr(signal, "pthread_sigmask")
+
+
+class Stopped(BaseException):
+    """The command was stopped by a signal: a `BaseException`, as `KeyboardInterrupt` is."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(signal.Signals(number).name)
+        self.status = _STATUS_OF_SIGNAL[signal.Signals(number)]
+
+
+def _stop(number: int, frame: FrameType | None) -> None:
+    # A second signal must not break into the clean-up that the first one starts.
+    for each in STOP_SIGNALS:
+        signal.signal(each, signal.SIG_IGN)
+    raise Stopped(number)
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While the block runs, SIGINT and SIGTERM raise `Stopped`; the old handlers after it.
+
+    Only the main thread may set handlers: in another thread the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+
+
+@contextlib.contextmanager
+def ignored_in_workers() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back while the block may start worker processes.
+
+    A worker starts with the signal mask of the thread that starts it, so the signals wait
+    until `ignore_in_worker` has set the worker to ignore them, and no signal finds a worker
+    between its start and that moment. The parent gets a held signal when the block ends.
+    """
+    if not _CAN_MASK:
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def ignore_in_worker() -> None:
+    """In a worker process: ignore SIGINT and SIGTERM, then let them through (discarded)."""
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+    if _CAN_MASK:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
