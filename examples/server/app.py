@@ -1,9 +1,10 @@
 """The reference server: the three operations of the spec, every decision made by the library.
 
-Run it on a database made by `seed.py`::
+Run it from the repository's root on a database made by `seed.py`
+(docs/guides/reference-server.md)::
 
-    python -m examples.server.seed demo.db
-    CAMPAIGN_SERVER_DB=demo.db uvicorn --factory examples.server.app:create_app
+    .venv/bin/python -m examples.server.seed demo.db
+    CAMPAIGN_SERVER_DB=demo.db .venv/bin/uvicorn --factory examples.server.app:create_app
 
 Settings, from the environment when uvicorn calls `create_app()` without arguments:
 
