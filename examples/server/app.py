@@ -406,7 +406,9 @@ async def _refused(request: Request, error: Exception) -> Response:
         )
         return _answer(ContactPathResult(value=None, violations=(violation,)))
     if status == 405:
-        allowed = headers.get("Allow", "")
+        # Starlette joins a set of methods, in an order that changes from process to process.
+        allowed = ", ".join(sorted(headers.get("Allow", "").split(", ")))
+        headers["Allow"] = allowed
         message = f"{request.method} is not allowed on this path; it allows {allowed}"
         key = ErrorKey.INVALID_REQUEST
     else:

@@ -25,11 +25,11 @@ WRONG_METHODS = [
     ("GET", "/campaigns", "POST"),
     ("PUT", "/campaigns", "POST"),
     ("DELETE", "/campaigns", "POST"),
-    ("POST", CONTACT, "HEAD, GET"),
-    ("PATCH", CONTACT, "HEAD, GET"),
-    ("POST", THREAD, "HEAD, GET"),
-    ("DELETE", THREAD, "HEAD, GET"),
-    ("POST", "/openapi.json", "HEAD, GET"),
+    ("POST", CONTACT, "GET, HEAD"),
+    ("PATCH", CONTACT, "GET, HEAD"),
+    ("POST", THREAD, "GET, HEAD"),
+    ("DELETE", THREAD, "GET, HEAD"),
+    ("POST", "/openapi.json", "GET, HEAD"),
 ]
 
 
