@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from examples.sdk import CampaignClient, Reply
+from examples.sdk.client import _retry_after
 from examples.server import seed
 
 from campaign_rules import ErrorKey
@@ -197,3 +198,22 @@ def test_an_unknown_keys_requests_spend_no_budget_of_the_fixed_key(
 
     assert [answer.status_code for answer in typo] == [401] * 15
     assert [answer.status_code for answer in fixed] == [200] * 12 + [429]
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "wait"),
+    [
+        (429, {"Retry-After": "1"}, 1.0),
+        (429, {"Retry-After": "60"}, 60.0),
+        (429, {"Retry-After": "61"}, None),  # too long to block for: reported at once
+        (429, {}, 1.0),  # the spec's period
+        (429, {"Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"}, 1.0),
+        (429, {"Retry-After": "-1"}, 1.0),
+        (200, {"Retry-After": "1"}, None),  # only a 429 is retried
+        (503, {"Retry-After": "1"}, None),
+    ],
+)
+def test_what_the_sdk_waits_before_sending_again(
+    status: int, headers: dict[str, str], wait: float | None
+) -> None:
+    assert _retry_after(httpx.Response(status, headers=headers)) == wait

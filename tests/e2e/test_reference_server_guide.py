@@ -10,6 +10,7 @@ checked against the output the guide prints.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -164,3 +165,17 @@ def test_the_sdk_demo_prints_what_the_guide_says(demo: Demo) -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == printed
+
+
+def test_every_included_piece_of_source_exists() -> None:
+    # The guide shows the server's and the SDK's code by `literalinclude`, not a copy: a
+    # renamed method would leave it showing nothing.
+    guide = GUIDE.read_text(encoding="utf-8")
+    includes = re.findall(r"```\{literalinclude\} (\S+)\n(?::\w+:.*\n)*?:pyobject: (\S+)", guide)
+    assert len(includes) == 4
+    for relative, name in includes:
+        tree = ast.parse((GUIDE.parent / relative).read_text(encoding="utf-8"))
+        class_name, function_name = name.split(".")
+        [owner] = [node for node in tree.body if getattr(node, "name", None) == class_name]
+        assert isinstance(owner, ast.ClassDef)
+        assert function_name in {getattr(node, "name", None) for node in owner.body}
