@@ -25,6 +25,7 @@ import attrs
 import pytest
 from examples.server import seed
 
+from campaign_rules import validate_create
 from campaign_rules.responses import (
     ParseResult,
     parse_contact_response,
@@ -179,3 +180,23 @@ def test_every_included_piece_of_source_exists() -> None:
         [owner] = [node for node in tree.body if getattr(node, "name", None) == class_name]
         assert isinstance(owner, ast.ClassDef)
         assert function_name in {getattr(node, "name", None) for node in owner.body}
+
+
+def test_the_offline_check_of_the_invalid_example_lists_every_violation(tmp_path: Path) -> None:
+    # The guide says examples/invalid.json is for showing refusals: the server answers its first
+    # violation, and this command lists them all.
+    [command] = re.findall(
+        r"`(\.venv/bin/campaign-rules check examples/\w+\.json)`",
+        section("The demo database and its keys"),
+    )
+    (tmp_path / "examples").symlink_to(EXAMPLES)
+
+    result = run(as_here(command, 8000), tmp_path)
+
+    body = json.loads((EXAMPLES / "invalid.json").read_text(encoding="utf-8"))
+    violations = validate_create(body).violations
+    assert result.returncode == 1, result.stderr
+    assert len(violations) > 1
+    assert result.stdout.splitlines() == [
+        f"{violation.key.value} {violation.field}: {violation.message}" for violation in violations
+    ]
