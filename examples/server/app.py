@@ -1,9 +1,10 @@
 """The reference server: the three operations of the spec, every decision made by the library.
 
-Run it on a database made by `seed.py`::
+Run it from the repository's root on a database made by `seed.py`
+(docs/guides/reference-server.md)::
 
-    python -m examples.server.seed demo.db
-    CAMPAIGN_SERVER_DB=demo.db uvicorn --factory examples.server.app:create_app
+    .venv/bin/python -m examples.server.seed demo.db
+    CAMPAIGN_SERVER_DB=demo.db .venv/bin/uvicorn --factory examples.server.app:create_app
 
 Settings, from the environment when uvicorn calls `create_app()` without arguments:
 
@@ -24,21 +25,26 @@ a local file. A busier service would move the database work to a thread pool (th
 then need a lock, as `RateLimiter` says) or run several worker processes; the create
 transaction below is safe across processes.
 
-Each endpoint reads top-down in the order a request is decided: credentials, rate, then the
-operation's own checks. Where the server answers from its own records (an unknown API key, a
-campaign it does not have) it still lets the library's result types write the body, so every
-status and every error body has one author.
+Each endpoint reads top-down in the order a request is decided: credentials (the key's form,
+then whether it was issued), rate, then the operation's own checks. Where the server answers
+from its own records (an unknown API key, a campaign it does not have) it still lets the
+library's result types write the body, so every status and every error body has one author.
+What Starlette itself refuses (a path of no operation, a method the path does not allow) and
+an exception in an endpoint are answered in the same shapes (D-server-errors).
 """
 
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
+import logging
 import os
+import shlex
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -46,9 +52,12 @@ from typing import Any, NoReturn, TypeVar
 from examples.server import store
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
 from campaign_rules.idempotency import (
@@ -73,6 +82,7 @@ from campaign_rules.responses import CampaignDetail, parse_contact_response, par
 from campaign_rules.schema import openapi
 
 BASE_PATH = "/api/v1.0"
+_LOG = logging.getLogger("uvicorn.error")  # where uvicorn logs its own errors
 T = TypeVar("T")
 _UNKNOWN_KEY = "the API key is not known"
 _NOT_JSON = "the request body is not JSON"
@@ -218,19 +228,24 @@ class CampaignService:
     def _admit(
         self, request: Request, limit: RateLimiter, *, thread_shaped: bool = False
     ) -> tuple[str, store.Organization] | Response:
-        """The API key and its organization, or the 401 or 429 response (spec 5, 8)."""
+        """The API key and its organization, or the 401 or 429 response (spec 5, 8).
+
+        The key is checked before the rate (D-credentials-first): a key nobody issued is a 401
+        however often it comes, and only an issued key spends its operation's budget. The
+        limiter reads `self.clock` here, once the request has arrived (D-sdk-pacing).
+        """
         auth = parse_authorization(request.headers.get("Authorization"))
         if not auth.ok or auth.value is None:
             return _reply(auth.status, auth.body())
-        rate = limit.acquire(auth.value, self.clock())
-        if not rate.ok:
-            body = rate.thread_body() if thread_shaped else rate.envelope()
-            return _reply(rate.status, body, rate.headers())
         with closing(store.connect(self.database)) as connection:
             organization = store.organization_of(connection, auth.value)
         if organization is None:
             unknown = AuthorizationResult(value=None, message=_UNKNOWN_KEY)
             return _reply(unknown.status, unknown.body())
+        rate = limit.acquire(auth.value, self.clock())
+        if not rate.ok:
+            body = rate.thread_body() if thread_shaped else rate.envelope()
+            return _reply(rate.status, body, rate.headers())
         return auth.value, organization
 
     @contextmanager
@@ -316,7 +331,49 @@ def create_app(
         ),
         Route(f"{BASE_PATH}/thread/{{id:anything}}", service.get_thread, methods=["GET"]),
     ]
-    return Starlette(routes=routes, exception_handlers={404: _no_route})
+
+    async def failed(request: Request) -> Response:
+        """An exception in an endpoint: a 500 in the operation's error shape (D-server-errors)."""
+        violation = Violation(
+            ErrorKey.SERVER_ERROR, None, "the server failed to answer", "server.no_exception"
+        )
+        if request.scope.get("endpoint") == service.get_thread:
+            return _answer(ThreadPathResult(value=None, violations=(violation,)))
+        return _answer(ContactPathResult(value=None, violations=(violation,)))
+
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(_Failures, answer=failed)],
+        exception_handlers={HTTPException: _refused},
+    )
+
+
+class _Failures:
+    """Answer an exception of an endpoint with `answer`'s response, and log it.
+
+    Starlette's own 500 handler re-raises, after which uvicorn closes the connection, so a
+    client's next request on it would fail; here the exception ends with the response.
+    """
+
+    def __init__(self, app: ASGIApp, answer: Callable[[Request], Awaitable[Response]]) -> None:
+        self.app, self.answer = app, answer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            if started or scope["type"] != "http":
+                raise
+            _LOG.exception("the endpoint failed; answered 500")
+            response = await self.answer(Request(scope))
+            await response(scope, receive, send)
 
 
 class _Anything(Convertor[str]):
@@ -334,17 +391,39 @@ class _Anything(Convertor[str]):
 register_url_convertor("anything", _Anything())
 
 
-async def _no_route(request: Request, _: Exception) -> Response:
-    """A path that no operation has: the library's 404 envelope, not a plain-text page."""
-    violation = Violation(ErrorKey.NOT_FOUND, None, "no operation has this path", "server.route")
-    return _answer(ContactPathResult(value=None, violations=(violation,)))
+async def _refused(request: Request, error: Exception) -> Response:
+    """What the router or Starlette refuses: the envelope of spec 7.1, never plain text.
+
+    A path that no operation has is the library's 404 envelope; a method the path does not
+    allow is a 405 envelope of `INVALID_REQUEST` with Starlette's `Allow` header; any other
+    refusal keeps its status, with `SERVER_ERROR` for a 5xx (D-server-errors).
+    """
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    headers = dict(getattr(error, "headers", None) or {})
+    if status == 404:
+        violation = Violation(
+            ErrorKey.NOT_FOUND, None, "no operation has this path", "server.route"
+        )
+        return _answer(ContactPathResult(value=None, violations=(violation,)))
+    if status == 405:
+        # Starlette joins a set of methods, in an order that changes from process to process.
+        allowed = ", ".join(sorted(headers.get("Allow", "").split(", ")))
+        headers["Allow"] = allowed
+        message = f"{request.method} is not allowed on this path; it allows {allowed}"
+        key = ErrorKey.INVALID_REQUEST
+    else:
+        message = str(getattr(error, "detail", "the request was refused"))
+        key = ErrorKey.SERVER_ERROR if status >= 500 else ErrorKey.INVALID_REQUEST
+    violation = Violation(key, None, message, "server.http")
+    envelope = ContactPathResult(value=None, violations=(violation,)).envelope()
+    return _reply(status, envelope, headers)
 
 
 # Start-up: settings and the database, each refused with one line and an exit status.
 
 _SETTING_STATUS = 2  # a usage error, as argparse exits
 _DATABASE_STATUS = 1
-_SEED_HINT = "make one with: python -m examples.server.seed {database}"
+_FRESH_NAME = "campaigns"  # the file a hint suggests when the one named cannot be seeded
 
 
 def _stop(message: str, status: int) -> NoReturn:
@@ -378,19 +457,68 @@ def _setting(name: str, read: Callable[[str], T], *, required: bool = False) -> 
 
 def _check_database(database: str | Path) -> None:
     """Stop unless `database` is an SQLite file with the server's tables (made by `seed.py`)."""
-    hint = _SEED_HINT.format(database=database)
-    if not Path(database).is_file():
-        _stop(f"the database {str(database)!r} does not exist; {hint}", _DATABASE_STATUS)
+    path = Path(database)
+    if not path.is_file():
+        _stop_on(path, "does not exist")
     try:
         # mode=ro: looking must never create or change the file.
-        uri = f"{Path(database).resolve().as_uri()}?mode=ro"
+        uri = f"{path.resolve().as_uri()}?mode=ro"
         with closing(sqlite3.connect(uri, uri=True)) as connection:
             tables = store.table_names(connection)
     except sqlite3.DatabaseError as error:  # not an SQLite file, unreadable, locked
-        _stop(f"the database {str(database)!r} cannot be read ({error}); {hint}", _DATABASE_STATUS)
+        _stop_on(path, f"cannot be read ({error})")
     missing = sorted(store.TABLES - tables)
     if missing:
-        _stop(
-            f"the database {str(database)!r} lacks the table(s) {', '.join(missing)}; {hint}",
-            _DATABASE_STATUS,
+        _stop_on(path, f"lacks the table(s) {', '.join(missing)}")
+
+
+def _stop_on(database: Path, problem: str) -> NoReturn:
+    """Stop with what is wrong with the database and a command that makes a usable one."""
+    _stop(f"the database {str(database)!r} {problem}; {_seed_hint(database)}", _DATABASE_STATUS)
+
+
+def _seed_hint(database: Path) -> str:
+    """A command that makes a database the server starts on, as it runs from here.
+
+    It seeds `database` itself where `seed.py` can (a new file, its folder made first when
+    missing, or an SQLite file without tables); a file that holds something else is left alone,
+    and the hint names a new file beside it instead (D-server-errors; a test runs the command).
+    """
+    python = os.path.relpath(sys.executable)
+    if python.startswith(os.pardir):
+        python = sys.executable
+    seed = f"{shlex.quote(python)} -m examples.server.seed"
+    if not database.exists() and not database.parent.is_dir():
+        return f"make one with: mkdir -p {_quoted(database.parent)} && {seed} {_quoted(database)}"
+    if _seedable(database):
+        return f"make one with: {seed} {_quoted(database)}"
+    names = (f"{_FRESH_NAME}-{number}.db" for number in itertools.count(2))
+    fresh = next(
+        path
+        for path in (
+            database.parent / name for name in itertools.chain([f"{_FRESH_NAME}.db"], names)
         )
+        if not path.exists()
+    )
+    return (
+        f"make a new one with: {seed} {_quoted(fresh)}"
+        f" and start with CAMPAIGN_SERVER_DB={_quoted(fresh)}"
+    )
+
+
+def _seedable(database: Path) -> bool:
+    """Whether `seed.py` can make the server's database in this file (a new or empty one)."""
+    if not database.exists():
+        return True
+    if not database.is_file():
+        return False
+    try:
+        uri = f"{database.resolve().as_uri()}?mode=ro"
+        with closing(sqlite3.connect(uri, uri=True)) as connection:
+            return not store.table_names(connection)
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _quoted(path: Path) -> str:
+    return shlex.quote(str(path))

@@ -2,8 +2,10 @@
 
 Two organizations: Acme, in good standing, and Overdrawn, whose billing limit is reached. Each
 has an API key and an agent with a phone and a WhatsApp integration; Acme also has thread tags,
-a campaign with one contact, and a thread. The names below are what the end-to-end tests and
-the README use.
+a campaign with one contact, a thread, and the agents and integrations that the bundled
+examples name (`examples/whatsapp.json`, `examples/scheduled_cycles.json`), so that each of
+them is created as it is. The names below are what the end-to-end tests and the guide
+(docs/guides/reference-server.md) use.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ OVERDRAWN_AGENT = "7d1e4b2a-9c3f-4a6d-8e5b-1f2a3c4d5e6f"
 PHONE_INTEGRATION = "int_voice_mx_01"
 WHATSAPP_INTEGRATION = "int_wa_mx_02"
 TAGS = ("tag_vip", "tag_do_not_call")
+# The agents and integrations of examples/scheduled_cycles.json and examples/whatsapp.json.
+SURVEY_AGENT = "5a1e9c3b-7d2f-4b8a-a6e0-3c9f1d7b5e24"
+SURVEY_INTEGRATION = "int_voice_us_07"
+ORDERS_AGENT = "b7e4d2c1-9a3f-4e6b-8c5d-2f1a0e9d8c7b"
+ORDERS_INTEGRATION = "int_wa_es_02"
 CAMPAIGN_ID = 1042  # the ids of examples/responses/, which the OpenAPI document shows
 CONTACT_ID = 17
 THREAD_ID = "th_5f2a9c"
@@ -106,17 +113,26 @@ def _seed_records(connection: sqlite3.Connection) -> None:
     )
     connection.executemany(
         "INSERT INTO agents (id, organization_id, name) VALUES (?, ?, ?)",
-        [(ACME_AGENT, ACME, ACME_AGENT_NAME), (OVERDRAWN_AGENT, OVERDRAWN, "Bruno")],
+        [
+            (ACME_AGENT, ACME, ACME_AGENT_NAME),
+            (OVERDRAWN_AGENT, OVERDRAWN, "Bruno"),
+            (SURVEY_AGENT, ACME, "Grace"),
+            (ORDERS_AGENT, ACME, "Nuria"),
+        ],
     )
     connection.executemany(
         "INSERT INTO integrations (agent_id, id, type) VALUES (?, ?, ?)",
         [
-            (agent, integration, kind)
-            for agent in (ACME_AGENT, OVERDRAWN_AGENT)
-            for integration, kind in (
-                (PHONE_INTEGRATION, "phone_call"),
-                (WHATSAPP_INTEGRATION, "whatsapp"),
-            )
+            *(
+                (agent, integration, kind)
+                for agent in (ACME_AGENT, OVERDRAWN_AGENT)
+                for integration, kind in (
+                    (PHONE_INTEGRATION, "phone_call"),
+                    (WHATSAPP_INTEGRATION, "whatsapp"),
+                )
+            ),
+            (SURVEY_AGENT, SURVEY_INTEGRATION, "phone_call"),
+            (ORDERS_AGENT, ORDERS_INTEGRATION, "whatsapp"),
         ],
     )
     connection.executemany(

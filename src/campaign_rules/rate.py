@@ -31,7 +31,15 @@ from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import RATE_RULES
 from campaign_rules._server.request_state import RateRequest, whole_seconds
 
-__all__ = ["RateLimiter", "RateResult"]
+# The spec's rate is public too: a client that paces itself derives its margin from it
+# (D-sdk-pacing), rather than writing 12 again.
+__all__ = [
+    "RATE_LIMIT_BURST",
+    "RATE_LIMIT_PERIOD_NS",
+    "RATE_LIMIT_REQUESTS",
+    "RateLimiter",
+    "RateResult",
+]
 
 _NS_PER_SECOND: Final = 1_000_000_000
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import sqlite3
 import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -138,10 +140,10 @@ def test_a_database_that_does_not_exist_is_not_created(
     missing = tmp_path / "demo.db"
     monkeypatch.setenv("CAMPAIGN_SERVER_DB", str(missing))
 
-    assert stopped(capsys, 1) == (
-        f"campaign server: the database {str(missing)!r} does not exist; "
-        f"make one with: python -m examples.server.seed {missing}"
-    )
+    line = stopped(capsys, 1)
+
+    assert line.startswith(f"campaign server: the database {str(missing)!r} does not exist; ")
+    assert line.endswith(f" -m examples.server.seed {missing}")
     assert not missing.exists()
 
 
@@ -167,6 +169,70 @@ def test_a_file_that_is_not_a_database_is_refused(
     monkeypatch.setenv("CAMPAIGN_SERVER_DB", str(notes))
 
     assert "cannot be read (file is not a database)" in stopped(capsys, 1)
+
+
+def notes(path: Path) -> None:
+    path.write_text("not SQLite, and long enough to have a header\n" * 4)
+
+
+def other_tables(path: Path) -> None:
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+
+
+def empty_sqlite(path: Path) -> None:
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("VACUUM")  # writes the header of a database without tables
+
+
+BAD_DATABASES = {
+    # name: (the file to make, how; whether the hint seeds that very file)
+    "missing": ("demo.db", None, True),
+    "missing folder": ("no/such/folder/demo.db", None, True),
+    "empty file": ("empty.db", Path.touch, True),
+    "SQLite without tables": ("fresh.db", empty_sqlite, True),
+    "not a database": ("notes.txt", notes, False),
+    "other tables": ("other.db", other_tables, False),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "same_file"), BAD_DATABASES.values(), ids=BAD_DATABASES.keys()
+)
+def test_the_hint_of_a_database_that_cannot_be_used_runs_as_printed(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    make: Any,
+    same_file: bool,
+) -> None:
+    # Issue 20: the hint for a file that is not a database suggested seeding that file, which
+    # the seed script then refused.
+    database = tmp_path / name
+    if make is not None:
+        make(database)
+    before = database.read_bytes() if database.is_file() else None
+    (tmp_path / "campaigns.db").write_text("taken: the hint must pick another name\n")
+    monkeypatch.chdir(ROOT)  # where the server starts, and so where its hint runs
+    monkeypatch.setenv("CAMPAIGN_SERVER_DB", str(database))
+
+    line = stopped(capsys, 1)
+    hint = line.split("make one with: ", 1)[-1].split("make a new one with: ", 1)[-1]
+    command, _, setting = hint.partition(" and start with CAMPAIGN_SERVER_DB=")
+    seeded = run("bash", "-c", command)
+
+    assert (seeded.returncode, seeded.stderr) == (0, ""), command
+    if same_file:
+        made = database
+        assert setting == ""
+    else:
+        made = Path(shlex.split(setting)[0])
+        assert made.parent == tmp_path
+        assert made != tmp_path / "campaigns.db"
+        assert database.read_bytes() == before  # what was there is left alone
+    monkeypatch.setenv("CAMPAIGN_SERVER_DB", str(made))
+    assert create_app().routes
 
 
 @pytest.mark.parametrize(
