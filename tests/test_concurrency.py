@@ -1,8 +1,8 @@
 """Validation from many threads at once gives the answers it gives from one (issue 6, item 5).
 
 The rules are pure functions of their input; the one cache shared between calls is the set of
-time zone names (`_timezones.timezone_names`, read lazily on first use), so each run here starts
-with it cleared, and the threads race to fill it. Switching threads every microsecond makes
+time zone names (`_core.timezones.timezone_names`, read lazily on first use), so each run here
+starts with it cleared, and the threads race to fill it. Switching threads every microsecond makes
 them interleave inside the rules, not only between calls.
 """
 

@@ -234,7 +234,7 @@ def test_ajv_agrees_with_validate_create(tmp_path: Path) -> None:
 
 @needs_node
 def test_the_white_space_of_the_rules_is_ecmascripts_backslash_s() -> None:
-    # D-blank-name: `_limits.WHITESPACE` is exactly what ECMAScript's `\s` matches, asked of
+    # D-blank-name: `_core.limits.WHITESPACE` is exactly what ECMAScript's `\s` matches, asked of
     # Node.js itself over every code point.
     script = (
         "const out = [];"

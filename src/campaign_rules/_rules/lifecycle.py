@@ -1,7 +1,8 @@
 """Rules on a change of a campaign's status by an action (spec 3, 7.2; D-lifecycle).
 
-Each rule reads the request through `_lifecycle`'s readers; the transition and billing rules
-stay silent when the status or the action is unknown, which the first two rules report.
+Each rule reads the request through the readers of `_server.lifecycle`; the transition and
+billing rules stay silent when the status or the action is unknown, which the first two rules
+report.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rules on response bodies: what an SDK reads, and what a server may check before it sends.
 
 Each rule reads one `ResponseReading`: the body walked once against its documented shape
-(`_response_shapes`). Strict about what the spec documents, tolerant of what it does not list
+(`_wire.shapes`). Strict about what the spec documents, tolerant of what it does not list
 (D-tolerant-reading); a broken body is the server's fault, so these rules yield
 `SERVER_ERROR` (D-response-violations).
 """
