@@ -85,7 +85,9 @@ class Rule(Generic[Subject]):
     """One rule: its id, the error key it yields, the clause it enforces, what it requires, its check.
 
     `summary` says in one sentence what the rule requires; its numbers come from `_core.limits`.
-    The function's docstring explains how it reads, and repeats neither citation nor bound.
+    The function's docstring says how it reads its subject (its guard, what it leaves to other
+    rules, where it reports), and repeats neither the summary, a citation, a bound nor the values
+    of an enumeration.
     A plain slotted class rather than an attrs one: the table is made at every import, and it
     is never changed after.
     """
