@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable
 from typing import Final, Generic, TypeVar
 
-from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
+from campaign_rules._campaign.change import Change
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
@@ -25,6 +25,8 @@ from campaign_rules._core.limits import (
     MAX_ITERATIONS,
     MESSAGE_LIMIT,
     NAME_MAX_LENGTH,
+    NS_PER_SECOND,
+    PATCH_MAX_MEMBERS,
     PATH_ID_MAX,
     RATE_LIMIT_BURST,
     RATE_LIMIT_PERIOD_NS,
@@ -210,7 +212,7 @@ IDEMPOTENCY_RULES: Final[tuple[Rule[IdempotencyState], ...]] = (
 RATE_RULES: Final[tuple[Rule[RateRequest], ...]] = (
     Rule("rate.key_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an API key that is a string.", request.rate_key_is_usable),
     Rule("rate.clock_reading_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an integer nanosecond clock reading.", request.clock_reading_is_usable),
-    Rule("rate.within_rate_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", f"At most {RATE_LIMIT_REQUESTS} requests per {RATE_LIMIT_PERIOD_NS // 1_000_000_000} s per API key and operation, in bursts of {RATE_LIMIT_BURST}.", request.within_rate_limit),
+    Rule("rate.within_rate_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", f"At most {RATE_LIMIT_REQUESTS} requests per {RATE_LIMIT_PERIOD_NS // NS_PER_SECOND} s per API key and operation, in bursts of {RATE_LIMIT_BURST}.", request.within_rate_limit),
 )
 
 # Lifecycle: an action on a campaign in a status; the status and action first, then the move.

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
+from campaign_rules._campaign.change import Change
 from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus
 from campaign_rules._core.json import as_string, is_object, member_path
+from campaign_rules._core.limits import PATCH_MAX_MEMBERS
 from campaign_rules._core.violations import Finding
 
 __all__ = [

@@ -34,7 +34,7 @@ from campaign_rules.strategies._payloads import (
     schedules,
 )
 from campaign_rules.strategies._tables import (
-    CYCLES_MEMBERS,
+    CYCLES_MEMBER_NAMES,
     DATES,
     INVALID_REQUEST,
     MODES,
@@ -124,7 +124,7 @@ def cycles_member_unknown(draw: st.DrawFn) -> Defect:
     name = draw(
         st.one_of(
             st.sampled_from(("colour", "maxIterations", "filter_status")), unknown_names
-        ).filter(lambda name: name not in CYCLES_MEMBERS)
+        ).filter(lambda name: name not in CYCLES_MEMBER_NAMES)
     )
     base["cycles"][name] = draw(json_like)
     return base, INVALID_REQUEST, f"cycles.{name_as_shown(name)}"
