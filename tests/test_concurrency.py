@@ -20,8 +20,7 @@ import pytest
 
 from campaign_rules import validate_create, validate_update
 from campaign_rules._core.timezones import timezone_names
-from tests.support import BASES, payload
-from tests.test_cases import (
+from tests.cases_support import (
     build_directory,
     build_existing,
     build_payload,
@@ -29,6 +28,7 @@ from tests.test_cases import (
     case_status,
     is_creation_case,
 )
+from tests.support import BASES, payload
 
 THREADS = 8
 EXAMPLES = Path(__file__).parent.parent / "examples"

@@ -19,20 +19,9 @@ from pathlib import Path
 import pytest
 
 import campaign_rules
+from tests.support import PUBLIC_MODULES
 
 ROOT = Path(__file__).resolve().parent.parent
-PUBLIC_MODULES = (
-    "campaign_rules",
-    "campaign_rules.requests",
-    "campaign_rules.idempotency",
-    "campaign_rules.rate",
-    "campaign_rules.lifecycle",
-    "campaign_rules.responses",
-    "campaign_rules.schema",
-    "campaign_rules.audit",
-    # The engine beyond one machine, with the dask extra (which CI installs).
-    *(["campaign_rules.dask"] if importlib.util.find_spec("dask") else []),
-)
 # Modules of the interface beyond the campaign body: validating a body loads none of them.
 NOT_ON_THE_CREATE_PATH = (
     *(module for module in PUBLIC_MODULES if module != "campaign_rules"),
