@@ -82,6 +82,10 @@ SUBPACKAGES = sorted(
 )
 
 
+# A subpackage by its name, and `rules`, the name `_rules` had until 0.2.0 (D-private-rules).
+SUBPACKAGE_NAMES = frozenset({*(package.split(".")[1] for package in SUBPACKAGES), "rules"})
+
+
 def package_classes() -> dict[str, list[type]]:
     """Every class a module of the package defines, by its name."""
     found: dict[str, list[type]] = {}
@@ -174,19 +178,21 @@ FILE_NAMES = frozenset(path.name for path in sources())
 
 
 def path_exists(written: str) -> bool:
+    """Whether a path names a file or folder of the repository, or of the package."""
     path = written.rstrip("/")
-    first = path.split("/")[0]
-    base = PACKAGE if first.startswith("_") and (PACKAGE / first).exists() else ROOT
-    if "<" in path or "*" in path:
-        return any(base.glob(re.sub(r"<[^>]*>", "*", path)))
-    return (base / path).exists() or (base / f"{path}.py").exists()
+    for base in (ROOT, PACKAGE):
+        if "<" in path or "*" in path:
+            if any(base.glob(re.sub(r"<[^>]*>", "*", path))):
+                return True
+        elif (base / path).exists() or (base / f"{path}.py").exists():
+            return True
+    return False
 
 
 def is_path_of_the_project(written: str) -> bool:
     if written.startswith(MADE_AT_RUN_TIME) or "://" in written:
         return False
-    first = written.split("/")[0]
-    return first in TOP or (first.startswith("_") and (PACKAGE / first).is_dir())
+    return written.split("/")[0] in TOP | SUBPACKAGE_NAMES
 
 
 def dangling(text: str, is_python: bool) -> Iterator[str]:
@@ -211,7 +217,7 @@ def dangling(text: str, is_python: bool) -> Iterator[str]:
             first, _, rest = name.partition(".")
             if name in RULE_IDS:
                 continue
-            if first == "campaign_rules" or first.startswith("_") or first == "rules":
+            if first == "campaign_rules" or first.startswith("_") or first in SUBPACKAGE_NAMES:
                 if not any(resolves_dotted(full) for full in candidates(name)):
                     yield written
             elif first in CLASSES:
@@ -244,6 +250,7 @@ def test_every_backticked_name_of_the_project_exists(path: Path) -> None:
         "`Document.no_such_attribute`",
         "`_core/no_such_module.py`",
         "`src/campaign_rules/rules/`",
+        "`rules/lifecycle.py`",
         "`campaign_rules.TRANSITIONS`",
         "`campaign_rules._rules.shape.x_no_such_rule__mutmut_1`",
     ],
@@ -261,6 +268,7 @@ def test_a_name_that_does_not_exist_is_found(written: str) -> None:
         "`Document.string`",
         "`CreateResult.envelope()`",
         "`_core/limits.py`",
+        "`strategies/`",
         "`src/campaign_rules/_rules/`",
         "`tests/cases/<rule>.json`",
         "`retries.within_bounds`",
