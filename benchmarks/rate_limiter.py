@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import time
 
+from campaign_rules._core.limits import NS_PER_SECOND, RATE_LIMIT_REQUESTS
 from campaign_rules.rate import RateLimiter
 
-SECOND = 1_000_000_000
 REQUESTS = 1_000_000
 
 
 def run(distinct_keys: int, requests_per_second: int) -> tuple[float, int]:
     """Nanoseconds per `acquire`, and the largest table seen, for a stream over many keys."""
     limiter = RateLimiter()
-    step = SECOND // requests_per_second
+    step = NS_PER_SECOND // requests_per_second
     largest = 0
     started = time.perf_counter_ns()
     for index in range(REQUESTS):
@@ -35,9 +35,9 @@ def main() -> None:
     print(f"100 keys:       {few_cost:7.0f} ns per acquire, table at most {few_size}")
     print(f"1,000,000 keys: {many_cost:7.0f} ns per acquire, table at most {many_size}")
     print(f"cost ratio, 1,000,000 keys to 100 keys: {many_cost / few_cost:.2f}")
-    # 10,000 requests a second to distinct keys, one each: a key is live for 1/12 s after its
-    # request, so about 833 keys are live at any time.
-    live = 10_000 / 12
+    # 10,000 requests a second to distinct keys, one each: a key is live for one emission
+    # interval (1/12 s) after its request, so about 833 keys are live at any time.
+    live = 10_000 / RATE_LIMIT_REQUESTS
     print(f"table at most {many_size / live:.2f} x the live keys (the claim: at most 2)")
 
 

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from tests.test_cases import build_payload, case_files, is_creation_case
+from tests.cases_support import build_payload, case_files, is_creation_case
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

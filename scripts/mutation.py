@@ -6,7 +6,7 @@ Usage, from the repository root, with the `mutation` extra installed
     python scripts/mutation.py                 # every module `[tool.mutmut]` names, every test
     python scripts/mutation.py --rule cycles   # one rule module, against its own tests
     python scripts/mutation.py --latest        # the rule module changed most recently (CI)
-    python scripts/mutation.py --module _change --tests tests/test_rules_update.py
+    python scripts/mutation.py --module _campaign/change --tests tests/test_rules_update.py
                                                # any one module, against the tests named
 
 The score is the share of mutants that the tests kill (a timeout counts as killed, as in
@@ -140,7 +140,7 @@ def main() -> int:
     scope.add_argument("--rule", choices=RULE_MODULES, help="one rule module, its own tests")
     scope.add_argument("--latest", action="store_true", help="the latest changed rule module")
     scope.add_argument(
-        "--module", help="one module under src/campaign_rules/, without .py (`_document`)"
+        "--module", help="one module under src/campaign_rules/, without .py (`_campaign/document`)"
     )
     parser.add_argument(
         "--tests", nargs="+", help="with --module: the tests to run (default: every example test)"

@@ -5,7 +5,7 @@ standard input, each a pickled tuple sent after its length, with the pickled ans
 
 - `("build",)`: the build it runs, `campaign_rules.COMPILED`;
 - `("create", payload)`: the outcome of `validate_create(payload)`;
-- `("matrix",)`: the outcomes of the adversarial matrix (`tests/test_adversarial.py`), every
+- `("matrix",)`: the outcomes of the adversarial matrix (`tests/adversarial_support.py`), every
   hostile value in every field of a body and of a patch, and as the whole body and patch.
 
 An outcome holds everything a caller can read of a result, so that equal outcomes mean the two
@@ -41,7 +41,7 @@ def outcome(result: CreateResult | UpdateResult) -> Outcome:
 
 def matrix_outcomes() -> list[Outcome]:
     """The outcome of every case of the adversarial matrix, offline and with a directory."""
-    from tests import test_adversarial as matrix
+    from tests import adversarial_support as matrix
     from tests.support import FakeDirectory
 
     found = []

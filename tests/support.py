@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 from collections.abc import Iterator
 from typing import Any
 
 import attrs
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 AGENT = "9b2f1c1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 OTHER_AGENT = "0c7d3b8a-1e2f-4a5b-9c6d-7e8f9a0b1c2d"
@@ -274,4 +276,37 @@ GENERATE_ONLY = settings(
     deadline=None,
     phases=[Phase.generate],
     suppress_health_check=list(HealthCheck),
+)
+
+
+def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
+    """`count` examples of `strategy`, the same on every run (derandomized, no database)."""
+    found: list[Any] = []
+
+    @settings(GENERATE_ONLY, max_examples=count)
+    @given(strategy)
+    def collect(value: Any) -> None:
+        found.append(value)
+
+    collect()
+    return found
+
+
+def label(value: object) -> str:
+    """A test id that runs no code of a hostile value."""
+    return "HostileObject" if type(value) is HostileObject else repr(value)[:40]
+
+
+# The package's public modules: the root, and one module per concern.
+PUBLIC_MODULES = (
+    "campaign_rules",
+    "campaign_rules.requests",
+    "campaign_rules.idempotency",
+    "campaign_rules.rate",
+    "campaign_rules.lifecycle",
+    "campaign_rules.responses",
+    "campaign_rules.schema",
+    "campaign_rules.audit",
+    # The engine beyond one machine, with the dask extra (which CI installs).
+    *(["campaign_rules.dask"] if importlib.util.find_spec("dask") else []),
 )

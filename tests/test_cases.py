@@ -1,248 +1,41 @@
 """Data-driven rule cases: one JSON file per rule id in `tests/cases/`, run against the library.
 
-Each file names its rule, cites the spec clause or decision it proves, and lists cases. A case
-builds one input and gives the EXACT ordered list of `[rule_id, error_key, field]` the result
-must report. The input is one of:
-
-- a creation payload (`payload`, or `base` with `set` and `drop` of top-level members),
-  optionally with a `FakeDirectory` (`directory`), read by `validate_create`;
-- an update (`update`), read by `validate_update`;
-- a response body (`response`): `parse` names the reader (`create_response`,
-  `contact_response`, `thread` or `error`), `status` is the HTTP status an `error` body came
-  with (given for `error` only), and the body is `body`, or `base` (a valid body of
-  `tests/response_support.py`: `create_response`, `contact_response`, `thread`, `api_error`,
-  `credentials_error`) with `set` (dotted paths to values, a number step indexes an array:
-  `tags.1.name`) and `drop` (dotted paths).
-
-Every case also checks that its input is left unchanged. A case marked `"xfail": "reason"`
-records a library bug: it is the correct expectation and must fail until the library is fixed.
-
-The request and lifecycle rules take no body: their cases give `contact_path` (`id`,
-`contact_id`), `thread_path` (`id`), `idempotency_key` (the header value, `null` when absent) or
-`transition` (`status`, `action`, optionally `billing_limit_reached`) instead. The rules on the
-state a server keeps give `fingerprint` (`body`, optionally `method` and `path`), `idempotency`
-(`stored`: `null`, an `IdempotencyRecord`'s members as an object, or any other value; then
-`fingerprint`, `now`, optionally `window_seconds`) or `rate` (`before`: `[key, now]` pairs put
-to a fresh limiter first, optionally `burst`; then the `key` and `now` judged).
+The format of a case file, and the reading of it, are `tests/cases_support.py`. Each case gives
+the EXACT ordered list of `[rule_id, error_key, field]` its input must give; it also checks that
+its input is left unchanged, and a case marked `"xfail": "reason"` records a library bug.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterator
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from campaign_rules import CampaignStatus, validate_create, validate_update
-from campaign_rules._core.limits import IDEMPOTENCY_WINDOW_SECONDS, RATE_LIMIT_BURST
-from campaign_rules.idempotency import (
-    IdempotencyRecord,
-    check_idempotency_key,
-    decide_idempotency,
-    request_fingerprint,
-)
-from campaign_rules.lifecycle import check_transition
-from campaign_rules.rate import RateLimiter
-from campaign_rules.requests import check_contact_path, check_thread_path
-from campaign_rules.responses import (
-    ParseResult,
-    parse_contact_response,
-    parse_create_response,
-    parse_error,
-    parse_thread,
-)
 from campaign_rules.schema import catalogue
-from tests.response_support import RESPONSE_BASES, drop_path, set_path
-from tests.support import BASES, DROP, STATUS, FakeDirectory, payload
-
-CASES_DIR = Path(__file__).parent / "cases"
-
-CASE_KEYS = {
-    "title",
-    "payload",
-    "base",
-    "set",
-    "drop",
-    "directory",
-    "update",
-    "response",
-    "violations",
-    "xfail",
-    *("contact_path", "thread_path", "idempotency_key", "transition"),
-    *("fingerprint", "idempotency", "rate"),
-}
-REQUEST_SOURCES = (
-    *("contact_path", "thread_path", "idempotency_key", "transition"),
-    *("fingerprint", "idempotency", "rate"),
+from tests.cases_support import (
+    CASE_KEYS,
+    DIRECTORY_KEYS,
+    READERS,
+    REQUEST_SOURCES,
+    RESPONSE_KEYS,
+    STATUS_OF_KEY,
+    UPDATE_KEYS,
+    Triple,
+    all_cases,
+    build_directory,
+    case_files,
+    catalogue_ids,
+    expected_of,
+    primary_of,
+    read_response,
+    run,
+    run_request,
+    triples,
 )
-RECORD_KEYS = {"fingerprint", "status", "body", "stored_at"}
-DIRECTORY_KEYS = {"agents", "integrations", "tags", "billing_reached"}
-UPDATE_KEYS = {"existing_base", "existing_set", "existing_stored", "patch", "status"}
-RESPONSE_KEYS = {"parse", "status", "body", "base", "set", "drop"}
-READERS = {
-    "create_response": parse_create_response,
-    "contact_response": parse_contact_response,
-    "thread": parse_thread,
-}
-
-Triple = tuple[str, str, str | None]
-
-# D-statuses: the HTTP status of each error key the rules yield, and the api-contract's
-# precedence for the primary violation: 400, then 404, then 409, then 402; among equals, the first.
-STATUS_OF_KEY = STATUS
-PRECEDENCE = (400, 404, 409, 402)
-
-
-@cache
-def case_files() -> dict[str, dict[str, Any]]:
-    """Every case file, by file stem, as decoded JSON."""
-    return {
-        path.stem: json.loads(path.read_text(encoding="utf-8"))
-        for path in sorted(CASES_DIR.glob("*.json"))
-    }
-
-
-def all_cases() -> Iterator[tuple[str, dict[str, Any]]]:
-    for stem, doc in case_files().items():
-        for case in doc["cases"]:
-            yield stem, case
-
-
-def expected_of(case: dict[str, Any]) -> list[Triple]:
-    return [(rule, key, field) for rule, key, field in case["violations"]]
-
-
-def triples(result: Any) -> list[Triple]:
-    return [(v.rule, v.key.value, v.field) for v in result.violations]
-
-
-def primary_of(expected: list[Triple]) -> Triple:
-    """The violation a response reports, by the api-contract's precedence.
-
-    D-statuses: statuses the contract does not rank (500 for a broken response) come after
-    those it ranks, lowest first; among equals, the first found.
-    """
-
-    def rank(triple: Triple) -> tuple[int, int]:
-        status = STATUS_OF_KEY[triple[1]]
-        return (PRECEDENCE.index(status), 0) if status in PRECEDENCE else (len(PRECEDENCE), status)
-
-    return min(expected, key=rank)
-
-
-def catalogue_ids() -> list[str]:
-    return [info.id for info in catalogue()]
-
-
-# Building the inputs
-
-
-def build_payload(case: dict[str, Any]) -> object:
-    if "payload" in case:
-        return copy.deepcopy(case["payload"])
-    members: dict[str, Any] = copy.deepcopy(case.get("set", {}))
-    members.update(dict.fromkeys(case.get("drop", ()), DROP))
-    return payload(case["base"], **members)
-
-
-def build_directory(spec: dict[str, Any]) -> FakeDirectory:
-    """A FakeDirectory; each key given replaces that default, each key omitted keeps it."""
-    kwargs: dict[str, Any] = {}
-    if "agents" in spec:
-        kwargs["agents"] = set(spec["agents"])
-    if "integrations" in spec:
-        kwargs["integrations"] = {
-            (agent, integration): kind for agent, integration, kind in spec["integrations"]
-        }
-    if "tags" in spec:
-        kwargs["tags"] = set(spec["tags"])
-    if "billing_reached" in spec:
-        kwargs["billing_reached"] = spec["billing_reached"]
-    return FakeDirectory(**kwargs)
-
-
-def build_existing(update: dict[str, Any]) -> object:
-    """The campaign an update case starts from: its value object, or its stored wire JSON."""
-    if update.get("existing_stored"):  # as a server reads it back, unchecked (D-stored-campaign)
-        return payload(update["existing_base"], **update.get("existing_set", {}))
-    created = validate_create(payload(update["existing_base"], **update.get("existing_set", {})))
-    assert created.ok, f"the existing campaign of an update case is invalid: {created.violations}"
-    assert created.value is not None
-    return created.value
-
-
-def is_creation_case(case: dict[str, Any]) -> bool:
-    """Whether the case builds a creation payload (`payload`, or `base` with `set` and `drop`)."""
-    return "payload" in case or "base" in case
-
-
-def case_status(text: str | None) -> CampaignStatus | str | None:
-    """An update case's `status`: the `CampaignStatus` it names, or the text itself when none.
-
-    A status that names no campaign status reaches the library as it is, so that cases can
-    show `update.status_is_a_campaign_status` refusing it.
-    """
-    if text is None:
-        return None
-    return CampaignStatus(text) if text in set(CampaignStatus) else text
-
-
-def run(case: dict[str, Any], directory: FakeDirectory | None) -> Any:
-    """Run the case's validation with `directory`; also check it leaves its input unchanged."""
-    if "update" in case:
-        update = case["update"]
-        existing = build_existing(update)
-        patch = copy.deepcopy(update["patch"])
-        before = copy.deepcopy(patch)
-        status = case_status(update.get("status"))
-        result = validate_update(existing, patch, status=status, directory=directory)
-        assert patch == before, "validate_update changed the patch"
-        return result
-    body = build_payload(case)
-    before = copy.deepcopy(body)
-    result = validate_create(body, directory=directory)
-    assert body == before, "validate_create changed the payload"
-    return result
-
-
-def run_request(case: dict[str, Any]) -> Any:
-    """Run a request or lifecycle case's check; also check it leaves its input unchanged."""
-    source = next(name for name in REQUEST_SOURCES if name in case)
-    given = copy.deepcopy(case[source])
-    before = copy.deepcopy(given)
-    if source == "contact_path":
-        result = check_contact_path(given["id"], given["contact_id"])
-    elif source == "thread_path":
-        result = check_thread_path(given["id"])
-    elif source == "idempotency_key":
-        result = check_idempotency_key(given)
-    elif source == "fingerprint":
-        body = given["body"]
-        result = request_fingerprint(
-            body, method=given.get("method", "POST"), path=given.get("path", "/campaigns")
-        )
-    elif source == "idempotency":
-        stored = given["stored"]
-        if type(stored) is dict and set(stored) == RECORD_KEYS:
-            stored = IdempotencyRecord(**stored)
-        window = given.get("window_seconds", IDEMPOTENCY_WINDOW_SECONDS)
-        result = decide_idempotency(
-            stored, given["fingerprint"], given["now"], window_seconds=window
-        )
-    elif source == "rate":
-        limiter = RateLimiter(burst=given.get("burst", RATE_LIMIT_BURST))
-        for key, now in given.get("before", ()):
-            limiter.acquire(key, now)
-        result = limiter.acquire(given["key"], given["now"])
-    else:
-        billing = given.get("billing_limit_reached", False)
-        result = check_transition(given["status"], given["action"], billing_limit_reached=billing)
-    assert given == before, f"the {source} check changed its input"
-    return result
+from tests.response_support import RESPONSE_BASES
+from tests.support import BASES, FakeDirectory
 
 
 def check_request_case(case: dict[str, Any], expected: list[Triple]) -> None:
@@ -275,30 +68,6 @@ def check_request_case(case: dict[str, Any], expected: list[Triple]) -> None:
     assert set(envelope) == members
     assert envelope["error"] == key
     assert envelope.get("field") == field
-
-
-def build_body(response: dict[str, Any]) -> Any:
-    """The response body of a case: `body`, or a copy of `base` with `set` and `drop` applied."""
-    if "body" in response:
-        return copy.deepcopy(response["body"])
-    value = copy.deepcopy(RESPONSE_BASES[response["base"]])
-    for path, member in copy.deepcopy(response.get("set", {})).items():
-        set_path(value, path, member)
-    for path in response.get("drop", ()):
-        drop_path(value, path)
-    return value
-
-
-def read_response(response: dict[str, Any]) -> ParseResult[Any]:
-    """Read the case's body with its reader; also check it leaves the body unchanged."""
-    value = build_body(response)
-    before = copy.deepcopy(value)
-    if response["parse"] == "error":
-        result: ParseResult[Any] = parse_error(response["status"], value)
-    else:
-        result = READERS[response["parse"]](value)
-    assert value == before, "the parser changed the body"
-    return result
 
 
 def check_envelope(result: Any, expected: list[Triple], ok_status: int) -> None:
@@ -412,10 +181,14 @@ def test_no_two_catalogue_rules_share_an_id() -> None:
     assert len(ids) == len(set(ids))
 
 
-def test_every_case_file_cites_its_source() -> None:
+def test_every_case_file_cites_what_the_table_cites() -> None:
+    # One fact, one place: the rule table holds a rule's source; a case file repeats it as it
+    # is, so that it can be read alone, and cites nothing the table does not.
+    sources = {info.id: info.source for info in catalogue()}
     for stem, doc in case_files().items():
-        assert isinstance(doc.get("cites"), str), stem
-        assert doc["cites"].strip(), f"{stem}.json has an empty cites"
+        assert doc.get("cites") == sources[doc["rule"]], (
+            f"{stem}.json cites {doc.get('cites')!r}; the table cites {sources[doc['rule']]!r}"
+        )
 
 
 def test_case_files_are_well_formed() -> None:

@@ -66,6 +66,60 @@ def test_the_summary_is_in_the_table_and_the_docstring_explains():
         assert not spelt, f"_rules/{module}.py: {name} spells a bound {spelt}: {doc!r}"
 
 
+def normalised(text):
+    """Lower case, with every run of characters other than letters and digits one space."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def enumerations():
+    """The wire values of every enumeration the rules read, by the enumeration's name."""
+    import enum
+
+    from campaign_rules._core import enums
+    from campaign_rules._server.lifecycle import CampaignAction
+
+    classes = [value for value in vars(enums).values() if isinstance(value, type)]
+    return {
+        cls.__name__: {str(member.value) for member in cls}
+        for cls in [*classes, CampaignAction]
+        if issubclass(cls, enum.Enum) and cls is not enum.Enum and len(cls) > 1
+    }
+
+
+def restated_values(doc, values):
+    """The values of one enumeration that `doc` spells as words."""
+    return {value for value in values if re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", doc)}
+
+
+def test_a_rule_docstring_says_how_it_reads_not_what_the_table_says():
+    # The table's summary says what the rule requires; the docstring says how the rule reads
+    # the body (its guard, what it leaves to other rules, where it reports), not the same again.
+    summaries = {rule.check.__name__: rule.summary for rule in every_rule()}
+    modules = {
+        rule.check.__name__: rule.check.__module__.rsplit(".", 1)[1] for rule in every_rule()
+    }
+    values = enumerations()
+    assert values.keys() >= {"IntegrationType", "CyclesMode", "CampaignStatus", "CampaignAction"}
+    for module, name, doc in rule_functions():
+        if modules.get(name) != module:
+            continue
+        assert normalised(summaries[name]) not in normalised(doc), (
+            f"_rules/{module}.py: {name} copies the table's summary: {doc!r}"
+        )
+        for enumeration, spelt in values.items():
+            found = restated_values(doc, spelt)
+            assert len(found) < 2, f"_rules/{module}.py: {name} spells {enumeration}: {found}"
+
+
+def test_a_restated_summary_or_enumeration_is_found():
+    assert normalised("The request body is a JSON object.") in normalised(
+        "The request body is a `JSON` object; reports at the root."
+    )
+    spelt = enumerations()["CampaignAction"]
+    assert restated_values("The action is activate, pause, resume or archive.", spelt) == spelt
+    assert len(restated_values("Runs in `cooldown` mode; see `cycles.mode`.", spelt)) < 2
+
+
 def test_a_rule_module_cites_only_clauses_of_the_table():
     sources = " ".join(rule.source for rule in every_rule())
     tabled = set(re.findall(r"D-[a-z-]+[a-z]", sources))

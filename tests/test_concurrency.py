@@ -1,8 +1,8 @@
 """Validation from many threads at once gives the answers it gives from one (issue 6, item 5).
 
 The rules are pure functions of their input; the one cache shared between calls is the set of
-time zone names (`_timezones.timezone_names`, read lazily on first use), so each run here starts
-with it cleared, and the threads race to fill it. Switching threads every microsecond makes
+time zone names (`_core.timezones.timezone_names`, read lazily on first use), so each run here
+starts with it cleared, and the threads race to fill it. Switching threads every microsecond makes
 them interleave inside the rules, not only between calls.
 """
 
@@ -20,8 +20,7 @@ import pytest
 
 from campaign_rules import validate_create, validate_update
 from campaign_rules._core.timezones import timezone_names
-from tests.support import BASES, payload
-from tests.test_cases import (
+from tests.cases_support import (
     build_directory,
     build_existing,
     build_payload,
@@ -29,6 +28,7 @@ from tests.test_cases import (
     case_status,
     is_creation_case,
 )
+from tests.support import BASES, payload
 
 THREADS = 8
 EXAMPLES = Path(__file__).parent.parent / "examples"

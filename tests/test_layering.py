@@ -124,3 +124,23 @@ def test_the_graph_sees_imports_and_the_layers_are_ordered() -> None:
     # An import of the rule table from the reading of a body would be upward.
     assert layer_of("campaign_rules._rules.table") < layer_of("campaign_rules._campaign.document")
     assert layer_of("campaign_rules.requests") < layer_of("campaign_rules._export.catalogue")
+
+
+def test_no_module_imports_a_test_module() -> None:
+    # What tests share lives in support modules (`tests/support.py`, `tests/cases_support.py`,
+    # ...): a test module is run, never imported, so that its tests run once, from one place.
+    root = PACKAGE.parent.parent
+    found = []
+    for folder in ("tests", "fuzz", "benchmarks", "scripts"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if "node_modules" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names: list[str] = []
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                if any(name.split(".")[-1].startswith("test_") for name in names):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert found == []

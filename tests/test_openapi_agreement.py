@@ -52,8 +52,8 @@ from campaign_rules.responses import (
     parse_thread,
 )
 from campaign_rules.schema import openapi
-from tests.test_cases import all_cases, build_body, read_response
-from tests.test_schema_agreement import draw
+from tests.cases_support import all_cases, build_body, read_response
+from tests.support import draw
 
 VALID_DRAWN = 200  # of each of the five kinds of body
 INVALID_DRAWN = 280

@@ -49,10 +49,7 @@ from campaign_rules.responses import (
     parse_error,
     parse_thread,
 )
-from tests.property import strategies as s
-from tests.response_support import body, parse, with_
-from tests.support import AGENT, BASES, PHONE_INTEGRATION, WINDOW, FakeDirectory, payload
-from tests.test_cases import (
+from tests.cases_support import (
     REQUEST_SOURCES,
     all_cases,
     build_directory,
@@ -61,6 +58,9 @@ from tests.test_cases import (
     case_status,
     run_request,
 )
+from tests.property import strategies as s
+from tests.response_support import body, parse, with_
+from tests.support import AGENT, BASES, PHONE_INTEGRATION, WINDOW, FakeDirectory, payload
 
 UTC = datetime.UTC
 PLUS_ONE = datetime.timezone(datetime.timedelta(hours=1))

@@ -21,8 +21,7 @@ import pytest
 from campaign_rules import CampaignStatus, validate_create
 from campaign_rules.rate import RateLimiter
 from campaign_rules.responses import CampaignDetail
-from tests.support import BASES
-from tests.test_package import PUBLIC_MODULES
+from tests.support import BASES, PUBLIC_MODULES
 
 HOSTILE: tuple[object, ...] = (
     None,

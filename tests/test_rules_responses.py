@@ -37,8 +37,8 @@ from tests.support import (
     HostileObject,
     HostileStr,
     Trap,
+    label,
 )
-from tests.test_rules_shape import label
 
 KINDS = tuple(RESPONSE_BASES)
 

@@ -32,6 +32,7 @@ from tests.support import (
     HostileObject,
     HostileStr,
     Trap,
+    label,
     payload,
 )
 
@@ -42,11 +43,6 @@ OVERSIZED_WINDOW = {**WINDOW, **{f"extra{i}": 1 for i in range(62)}}
 
 def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
     return [(v.key, v.field, v.rule) for v in result.violations]
-
-
-def label(value: object) -> str:
-    """A test id that runs no code of a hostile value."""
-    return "HostileObject" if type(value) is HostileObject else repr(value)[:40]
 
 
 def validate_armed(body: object) -> Any:

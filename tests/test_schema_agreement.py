@@ -23,17 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from campaign_rules import to_wire, validate_create
 from campaign_rules._core.limits import WHITESPACE
 from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS
 from campaign_rules.strategies import create_payloads, invalid_create_payloads, is_plain_json
+from tests.cases_support import all_cases, build_existing, build_payload, is_creation_case
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
-from tests.support import GENERATE_ONLY, payload, rfc7396_merge
-from tests.test_cases import all_cases, build_existing, build_payload, is_creation_case
+from tests.support import draw, payload, rfc7396_merge
 
 ROOT = Path(__file__).parent.parent
 SCHEMA_FILE = ROOT / "schema" / "campaign-create.schema.json"
@@ -44,19 +42,6 @@ INVALID_DRAWN = 1_500
 
 # ---------------------------------------------------------------------------------------------
 # The corpus.
-
-
-def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
-    """`count` examples of `strategy`, the same on every run (derandomized, no database)."""
-    found: list[Any] = []
-
-    @settings(GENERATE_ONLY, max_examples=count)
-    @given(strategy)
-    def collect(value: Any) -> None:
-        found.append(value)
-
-    collect()
-    return found
 
 
 def case_payloads() -> Iterator[tuple[str, Any]]:
@@ -234,7 +219,7 @@ def test_ajv_agrees_with_validate_create(tmp_path: Path) -> None:
 
 @needs_node
 def test_the_white_space_of_the_rules_is_ecmascripts_backslash_s() -> None:
-    # D-blank-name: `_limits.WHITESPACE` is exactly what ECMAScript's `\s` matches, asked of
+    # D-blank-name: `_core.limits.WHITESPACE` is exactly what ECMAScript's `\s` matches, asked of
     # Node.js itself over every code point.
     script = (
         "const out = [];"

@@ -19,6 +19,10 @@ modules, one concern each:
 - `campaign_rules.responses`: the response models, and reading response bodies into them;
 - `campaign_rules.schema`: the interface and its rules as documents: the JSON Schema of a
   creation body and the rule catalogue;
+- `campaign_rules.audit`: auditing a store of creation bodies, JSON Lines in, a mergeable
+  summary out;
+- `campaign_rules.dask`: the same audit over the files of a store on a Dask cluster (with the
+  `dask` extra);
 - `campaign_rules.strategies`: Hypothesis strategies of valid and invalid bodies.
 """
 

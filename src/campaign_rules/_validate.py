@@ -16,7 +16,7 @@ __all__ = ["validate_create", "validate_update"]
 
 # These two hold the documentation and stay interpreted: a compiled function has no
 # docstring, and checks the types of its arguments at run time. What they run is in
-# `rules.validation`, compiled in the compiled build (D-compiled-build).
+# `_rules.validation`, compiled in the compiled build (D-compiled-build).
 
 
 def validate_create(

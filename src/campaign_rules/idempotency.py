@@ -94,7 +94,7 @@ def request_fingerprint(
     violations = run_rules(request, FINGERPRINT_RULES)
     if violations or request.text is None:
         return FingerprintResult(value=None, violations=violations)
-    # Lone surrogates are escaped by `_encode_string`, so the text is ASCII.
+    # Lone surrogates are escaped by `_server.canonical._encode_string`, so the text is ASCII.
     # Imported here: `hashlib` loads OpenSSL, a tenth of the library's import time, and only
     # a server fingerprinting a request needs it.
     import hashlib

@@ -15,12 +15,13 @@ sleeps for `retry_after` when told to.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import ClassVar
 
 import attrs
 
 from campaign_rules._core.json import as_string
 from campaign_rules._core.limits import (
+    NS_PER_SECOND,
     RATE_LIMIT_BURST,
     RATE_LIMIT_PERIOD_NS,
     RATE_LIMIT_REQUESTS,
@@ -40,8 +41,6 @@ __all__ = [
     "RateLimiter",
     "RateResult",
 ]
-
-_NS_PER_SECOND: Final = 1_000_000_000
 
 
 @attrs.frozen
@@ -63,7 +62,7 @@ class RateResult(Outcome[str]):
     @property
     def retry_after(self) -> float:
         """The wait before the request would be allowed, in seconds (0.0 when allowed)."""
-        return self.retry_after_ns / _NS_PER_SECOND
+        return self.retry_after_ns / NS_PER_SECOND
 
     def thread_body(self) -> dict[str, object] | None:
         """The body of spec 7.4 for a refused `GET /thread/{id}`; `None` when allowed.

@@ -17,7 +17,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from campaign_rules._core.limits import WEEKDAYS
-from campaign_rules.strategies import TEXTS, texts, uuid4_texts
+from tests.strategies_support import TEXTS, texts, uuid4_texts
 from tests.support import SPEC_ERROR_KEYS
 
 KINDS = ("create_response", "contact_response", "thread", "api_error", "credentials_error")

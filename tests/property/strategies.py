@@ -1,9 +1,10 @@
 """The helpers the property suite shares, beside the public strategies it draws from.
 
-Valid payloads, one-defect payloads and the JSON-like values they use live in the public
-module `campaign_rules.strategies` (one copy, used here and by services that embed the
-rules). What is only for this suite stays here: deep and self-referencing values, splicing a
-value into a payload, identity snapshots and the expected envelope.
+Valid payloads, one-defect payloads and the JSON-like values they use live in
+`campaign_rules.strategies` (one copy, used here and by services that embed the rules): its
+public strategies, and the building blocks that `tests/strategies_support.py` imports from its
+private modules. What is only for this suite stays here: deep and self-referencing values,
+splicing a value into a payload, identity snapshots and the expected envelope.
 
 The public strategies read their bounds and members from the library's tables. So that the
 properties still check the library against an independent reading of the spec,
@@ -19,11 +20,12 @@ from typing import Any
 from hypothesis import strategies as st
 
 from campaign_rules._core.limits import WEEKDAYS
-from campaign_rules.strategies import (
-    CAMPAIGN_MEMBERS,
-    CYCLES_MEMBERS,
-    WINDOW_MEMBERS,
-    create_payloads,
+from campaign_rules.strategies import create_payloads
+from tests.strategies_support import (
+    CAMPAIGN_MEMBER_NAMES,
+    CYCLES_MEMBER_NAMES,
+    MEMBER_NAMES,
+    WINDOW_MEMBER_NAMES,
     json_keys,
     json_like,
     json_scalars,
@@ -40,10 +42,6 @@ ECMASCRIPT_WHITESPACE = (
     "\u202f\u205f\u3000"
 )
 
-_MEMBER_NAMES = tuple(
-    dict.fromkeys(CAMPAIGN_MEMBERS + CYCLES_MEMBERS + WINDOW_MEMBERS + WEEKDAYS + ("colour",))
-)
-
 
 @st.composite
 def _non_string_key_dicts(draw: st.DrawFn) -> dict[Any, Any]:
@@ -55,7 +53,7 @@ def _non_string_key_dicts(draw: st.DrawFn) -> dict[Any, Any]:
     )
     node = value
     for _ in range(draw(st.integers(0, 2))):
-        name = draw(st.sampled_from(_MEMBER_NAMES))
+        name = draw(st.sampled_from(MEMBER_NAMES))
         child = node.get(name)
         node[name] = node = dict(child) if type(child) is dict else {}
     node[draw(non_string_keys)] = draw(json_scalars)
@@ -126,17 +124,17 @@ def _schedule_paths(prefix: Path) -> list[Path]:
     paths = [prefix]
     for day in WEEKDAYS:
         paths.append((*prefix, day))
-        paths += [(*prefix, day, member) for member in WINDOW_MEMBERS]
+        paths += [(*prefix, day, member) for member in WINDOW_MEMBER_NAMES]
     paths.append((*prefix, "colour"))
     return paths
 
 
 SPLICE_PATHS: tuple[Path, ...] = tuple(
-    [(name,) for name in CAMPAIGN_MEMBERS if name not in ("scheduling", "cycles")]
+    [(name,) for name in CAMPAIGN_MEMBER_NAMES if name not in ("scheduling", "cycles")]
     + [("colour",)]
     + _schedule_paths(("scheduling",))
     + [("cycles",)]
-    + [("cycles", name) for name in CYCLES_MEMBERS if name != "schedule"]
+    + [("cycles", name) for name in CYCLES_MEMBER_NAMES if name != "schedule"]
     + [("cycles", "colour")]
     + _schedule_paths(("cycles", "schedule"))
 )

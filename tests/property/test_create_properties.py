@@ -22,6 +22,7 @@ from campaign_rules import (
     validate_create,
 )
 from campaign_rules import strategies as cs
+from tests import strategies_support as parts
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
 
@@ -163,7 +164,7 @@ def test_one_defect_gives_exactly_one_violation(triple: cs.Defect) -> None:
 # (c) No input raises.
 
 
-@given(cs.json_like)
+@given(parts.json_like)
 def test_any_json_value_as_the_payload_never_raises(value: Any) -> None:
     assert_well_formed(validate_create(value))
     assert_well_formed(validate_create(value, directory=FakeDirectory()))
@@ -306,6 +307,6 @@ def test_every_zone_file_of_tzdata_is_accepted() -> None:
     assert refused == []
 
 
-@pytest.mark.parametrize("name", cs.BAD_TIMEZONES)
+@pytest.mark.parametrize("name", parts.BAD_TIMEZONES)
 def test_names_outside_the_tzdata_list_are_refused_path_like_ones_too(name: str) -> None:
     assert pairs(validate_create(payload(timezone=name))) == [("INVALID_REQUEST", "timezone")]

@@ -15,8 +15,8 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from campaign_rules import ErrorKey, Violation, to_wire
-from campaign_rules import strategies as public
 from campaign_rules.responses import ParseResult, parse_error
+from tests import strategies_support as parts
 from tests.property import response_strategies as r
 from tests.property import strategies as s
 from tests.response_support import body as example_body
@@ -156,7 +156,7 @@ def test_the_value_reads_back_from_its_own_wire_form(pair: tuple[str, Any]) -> N
 # are unknown where the spec does not list them.
 unknown_names = st.one_of(
     st.sampled_from(("color", "type", "filter_tags", "id", "x-trace", "Created_At", "ID", "")),
-    public.surrogate_texts,
+    parts.surrogate_texts,
 )
 
 
@@ -173,7 +173,7 @@ def test_unknown_members_anywhere_documented_change_nothing(
     for _ in range(data.draw(st.integers(1, 3))):
         path, node = data.draw(st.sampled_from(objects))
         name = data.draw(unknown_names.filter(lambda name, path=path: name not in documented[path]))
-        node[name] = data.draw(public.json_like)
+        node[name] = data.draw(parts.json_like)
         event(f"unknown member at {r.field_path(path) or 'the root'}")
     result = assert_well_formed(parse(kind, body))
     assert result.violations == ()
@@ -184,7 +184,7 @@ def test_unknown_members_anywhere_documented_change_nothing(
 # No body raises, and none is changed.
 
 
-@given(st.sampled_from(r.KINDS), public.json_like)
+@given(st.sampled_from(r.KINDS), parts.json_like)
 def test_any_json_value_never_raises_nor_changes(kind: str, value: Any) -> None:
     before = s.identity_snapshot(value)
     assert_well_formed(parse(kind, value))
@@ -199,7 +199,7 @@ def test_a_valid_body_with_one_member_replaced_by_junk_never_raises_nor_changes(
     containers = [(path, node) for path, node in r.documented_containers(body) if len(node) > 0]
     path, node = data.draw(st.sampled_from(containers))
     step = data.draw(st.sampled_from(list(node) if type(node) is dict else range(len(node))))
-    node[step] = data.draw(st.one_of(public.json_like, s.non_string_key_dicts))
+    node[step] = data.draw(st.one_of(parts.json_like, s.non_string_key_dicts))
     event(f"junk at {r.field_path((*path, step))}")
     before = s.identity_snapshot(body)
     assert_well_formed(parse(kind, body))
@@ -208,7 +208,7 @@ def test_a_valid_body_with_one_member_replaced_by_junk_never_raises_nor_changes(
 
 @given(
     st.one_of(
-        public.json_like,
+        parts.json_like,
         st.integers(),
         st.floats(),
         st.sampled_from((True, None, 404.0, 404.5, 599.0, 600.0, "404")),

@@ -25,9 +25,11 @@ from campaign_rules._core.limits import (
     MESSAGE_LIMIT,
     NAME_MAX_LENGTH,
     OBJECT_MAX_MEMBERS,
+    PATCH_MAX_MEMBERS,
     RETRIES,
     WHITESPACE,
 )
+from tests import strategies_support as parts
 from tests.property.strategies import ECMASCRIPT_WHITESPACE
 from tests.support import BASES, GENERATE_ONLY, payload, rfc7396_merge
 
@@ -36,7 +38,7 @@ from tests.support import BASES, GENERATE_ONLY, payload, rfc7396_merge
 
 
 def test_the_members_are_the_specs() -> None:
-    assert cs.CAMPAIGN_MEMBERS == (
+    assert parts.CAMPAIGN_MEMBER_NAMES == (
         "name",
         "description",
         "agent_id",
@@ -51,9 +53,9 @@ def test_the_members_are_the_specs() -> None:
         "scheduling",
         "cycles",
     )
-    assert cs.REQUIRED_MEMBERS == ("name", "agent_id", "integration_id", "integration_type")
-    assert cs.WINDOW_MEMBERS == ("startTime", "stopTime", "active")
-    assert cs.CYCLES_MEMBERS == (
+    assert parts.REQUIRED_MEMBERS == ("name", "agent_id", "integration_id", "integration_type")
+    assert parts.WINDOW_MEMBER_NAMES == ("startTime", "stopTime", "active")
+    assert parts.CYCLES_MEMBER_NAMES == (
         "enabled",
         "mode",
         "max_iterations",
@@ -64,10 +66,10 @@ def test_the_members_are_the_specs() -> None:
         "schedule_start_date",
         "schedule_end_date",
     )
-    assert cs.SCHEDULE_ONLY == ("schedule", "schedule_start_date", "schedule_end_date")
-    assert cs.DATES == ("schedule_start_date", "schedule_end_date")
-    assert cs.CHANNELS == ("phone_call", "whatsapp")
-    assert cs.MODES == ("cooldown", "scheduled")
+    assert parts.SCHEDULE_ONLY == ("schedule", "schedule_start_date", "schedule_end_date")
+    assert parts.DATES == ("schedule_start_date", "schedule_end_date")
+    assert parts.CHANNELS == ("phone_call", "whatsapp")
+    assert parts.MODES == ("cooldown", "scheduled")
 
 
 def test_the_bounds_are_the_specs() -> None:
@@ -78,6 +80,8 @@ def test_the_bounds_are_the_specs() -> None:
     assert NAME_MAX_LENGTH == 255
     assert FILTER_LIST_MAX_ITEMS == 100  # D-filter-lists
     assert OBJECT_MAX_MEMBERS == 64  # D-hostile-input
+    # D-merge-patch: the object limit less the 13 members of a campaign.
+    assert PATCH_MAX_MEMBERS == 51 == OBJECT_MAX_MEMBERS - len(parts.CAMPAIGN_MEMBER_NAMES)
 
 
 def test_the_white_space_is_ecmascripts() -> None:
@@ -123,11 +127,13 @@ def test_json_only_payloads_are_valid_plain_json(wire: dict[str, Any]) -> None:
 # A check of the arguments, not of the rules: fewer examples do.
 @settings(max_examples=200)
 @given(
-    st.sampled_from(cs.CHANNELS)
+    st.sampled_from(parts.CHANNELS)
     .flatmap(
         lambda channel: st.tuples(
             st.just(channel),
-            st.sampled_from(cs.CYCLES_KINDS if channel == "phone_call" else cs.CYCLES_KINDS[:2]),
+            st.sampled_from(
+                parts.CYCLES_KINDS if channel == "phone_call" else parts.CYCLES_KINDS[:2]
+            ),
         )
     )
     .flatmap(lambda args: st.tuples(st.just(args), cs.create_payloads(*args)))

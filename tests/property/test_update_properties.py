@@ -24,6 +24,7 @@ from campaign_rules import (
     validate_update,
 )
 from campaign_rules import strategies as cs
+from tests import strategies_support as parts
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
 
@@ -67,7 +68,7 @@ def pairs(result: UpdateResult) -> list[tuple[str, str | None]]:
 
 
 @st.composite
-def spliced_patches(draw: st.DrawFn, values: st.SearchStrategy[Any] = cs.json_like) -> Any:
+def spliced_patches(draw: st.DrawFn, values: st.SearchStrategy[Any] = parts.json_like) -> Any:
     """A patch setting one to three members, anywhere in the campaign, to `values`."""
     patch: dict[Any, Any] = {}
     for _ in range(draw(st.integers(1, 3))):
@@ -76,7 +77,7 @@ def spliced_patches(draw: st.DrawFn, values: st.SearchStrategy[Any] = cs.json_li
 
 
 any_patch = st.one_of(
-    cs.json_like,
+    parts.json_like,
     spliced_patches(),
     s.non_string_key_dicts,
     spliced_patches(s.non_string_key_dicts),
@@ -90,7 +91,7 @@ def no_change_patches(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any]]:
     current: dict[str, Any] = {
         "agent_id": draw(
             st.sampled_from(
-                (existing.agent_id, existing.agent_id.upper(), cs.mixed_case(existing.agent_id))
+                (existing.agent_id, existing.agent_id.upper(), parts.mixed_case(existing.agent_id))
             )
         ),
         "integration_id": existing.integration_id,
@@ -120,27 +121,27 @@ def _differs_from(current: str, *, fold_case: bool = False) -> Any:
 def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], str]:
     """A campaign, a patch changing exactly one of its immutable fields, and that field."""
     existing = draw(existing_campaigns)
-    fields = [*cs.IMMUTABLE_OWNER_FIELDS, "cycles.enabled"]
+    fields = [*parts.IMMUTABLE_OWNER_FIELDS, "cycles.enabled"]
     if existing.cycles is not None:
         fields.append("cycles.mode")
     field = draw(st.sampled_from(fields))
     if field == "agent_id":
         value = draw(
-            st.one_of(cs.agent_ids, cs.malformed_agent_ids(), cs.json_like).filter(
+            st.one_of(parts.agent_ids, parts.malformed_agent_ids(), parts.json_like).filter(
                 _differs_from(existing.agent_id, fold_case=True)
             )
         )
         return existing, {field: value}, field
     if field == "integration_id":
         value = draw(
-            st.one_of(cs.non_empty_texts, cs.json_like).filter(
+            st.one_of(parts.non_empty_texts, parts.json_like).filter(
                 _differs_from(existing.integration_id)
             )
         )
         return existing, {field: value}, field
     if field == "integration_type":
         value = draw(
-            st.one_of(st.sampled_from((*cs.CHANNELS, "sms", "")), cs.json_like).filter(
+            st.one_of(st.sampled_from((*parts.CHANNELS, "sms", "")), parts.json_like).filter(
                 _differs_from(existing.integration_type.value)
             )
         )
@@ -148,7 +149,7 @@ def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], 
     if field == "cycles.enabled":
         if existing.cycles is None:
             # Enabling cycles after creation, with or without a full block.
-            block = draw(st.one_of(st.just({"enabled": True}), cs.enabled_cycles()))
+            block = draw(st.one_of(st.just({"enabled": True}), parts.enabled_cycles()))
             return existing, {"cycles": block}, field
         # Disabling or removing an enabled block.
         cycles = draw(
@@ -158,7 +159,7 @@ def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], 
                 ),
                 st.builds(
                     lambda rest, enabled: {**rest, "enabled": enabled},
-                    cs.ignored_cycles_rest,
+                    parts.ignored_cycles_rest,
                     st.sampled_from((False, None, 0, "true")),
                 ),
             )
@@ -166,7 +167,7 @@ def immutable_changes(draw: st.DrawFn) -> tuple[CampaignCreate, dict[str, Any], 
         return existing, {"cycles": cycles}, field
     assert existing.cycles is not None
     mode = draw(
-        st.one_of(st.sampled_from((*cs.MODES, None, "", "weekly")), cs.json_like).filter(
+        st.one_of(st.sampled_from((*parts.MODES, None, "", "weekly")), parts.json_like).filter(
             _differs_from(existing.cycles.mode.value)
         )
     )
@@ -300,7 +301,7 @@ def test_offline_violations_are_a_subsequence_of_online_ones(
 # Finished campaigns.
 
 
-@given(existing_campaigns, st.one_of(spliced_patches(), cs.json_like.filter(lambda p: p != {})))
+@given(existing_campaigns, st.one_of(spliced_patches(), parts.json_like.filter(lambda p: p != {})))
 def test_a_finished_campaign_takes_no_change(existing: CampaignCreate, patch: Any) -> None:
     # D-merge-patch: with status=finished, any patch but `{}` is CAMPAIGN_FINISHED.
     result = assert_well_formed(validate_update(existing, patch, status=CampaignStatus.FINISHED))
@@ -314,8 +315,8 @@ def test_a_finished_campaign_takes_no_change(existing: CampaignCreate, patch: An
 
 @given(
     st.sampled_from(tuple(BASES)),
-    cs.non_string_keys,
-    cs.json_scalars,
+    parts.non_string_keys,
+    parts.json_scalars,
     st.sampled_from((None, "scheduling", "scheduling.mon", "cycles", "cycles.schedule.wed")),
 )
 def test_a_patch_member_name_that_is_not_a_string_is_refused(

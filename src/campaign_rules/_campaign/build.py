@@ -2,7 +2,7 @@
 
 `validate_create` builds a `CampaignCreate` on every valid request, so it is built here
 directly, from values the rules have already read and checked, with each class called once
-with all its fields. The cattrs converter (`_convert`) did this before through its generated
+with all its fields. The cattrs converter (`_wire.convert`) did this before through its generated
 functions and a hook per field, which cost about a third of a valid payload's time (see
 benchmarks/RESULTS.md); it still turns value objects back into wire JSON.
 """

@@ -6,30 +6,21 @@ The update rules judge the change from here; the creation rules and the look-ups
 
 from __future__ import annotations
 
-from typing import Final
-
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.merge import merge_patch
 from campaign_rules._campaign.models import CampaignCreate
-from campaign_rules._campaign.shape import CAMPAIGN_MEMBERS
+from campaign_rules._campaign.shape import OWNER_FIELDS as _OWNER_FIELDS
 from campaign_rules._core.json import as_string, is_object, is_oversized_object, read_object
-from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
+from campaign_rules._core.limits import PATCH_MAX_MEMBERS
 
 __all__ = [
-    "PATCH_MAX_MEMBERS",
     "Change",
     "changed_owner_fields",
     "changes_cycles_mode",
     "cycles_enabled_after",
     "merged_campaign",
 ]
-
-# api-contract: the fields that name the campaign's owner and channel never change.
-_OWNER_FIELDS = ("agent_id", "integration_id", "integration_type")
-# D-merge-patch: a patch has at most this many members, so that the merged campaign (at most 13
-# members of its own) is never over the object limit and stays readable.
-PATCH_MAX_MEMBERS: Final = OBJECT_MAX_MEMBERS - len(CAMPAIGN_MEMBERS)
 
 
 class Change:

@@ -1,8 +1,9 @@
 """The value objects of the campaign creation input (spec 2.1, 2.3, 2.4).
 
 Frozen, slotted attrs classes holding Python values (`datetime.time`, `datetime.date`, enums,
-tuples). They know nothing of JSON: `_build` makes them from a payload the rules have read,
-`_convert` writes them as wire JSON, and the rules, not these classes, decide what is valid.
+tuples). They know nothing of JSON: `_campaign.build` makes them from a payload the rules have
+read, `_wire.convert` writes them as wire JSON, and the rules, not these classes, decide what is
+valid.
 """
 
 from __future__ import annotations

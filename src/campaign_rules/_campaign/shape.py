@@ -14,6 +14,7 @@ from campaign_rules._core.limits import WEEKDAYS
 __all__ = [
     "CAMPAIGN_MEMBERS",
     "CYCLES_MEMBERS",
+    "OWNER_FIELDS",
     "REQUIRED_CAMPAIGN_MEMBERS",
     "REQUIRED_CYCLES_MEMBERS",
     "REQUIRED_CYCLES_MEMBER_IN_MODE",
@@ -52,6 +53,8 @@ CAMPAIGN_MEMBERS: Final[MemberTypes] = {
 }
 # spec 2.1: the "Required: yes" rows.
 REQUIRED_CAMPAIGN_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type")
+# api-contract: the members that name the campaign's owner and channel, which never change.
+OWNER_FIELDS: Final = ("agent_id", "integration_id", "integration_type")
 
 # spec 2.3: a Schedule object has one optional window per weekday.
 SCHEDULE_MEMBERS: Final[MemberTypes] = dict.fromkeys(WEEKDAYS, _OBJECT)
@@ -60,13 +63,13 @@ SCHEDULE_MEMBERS: Final[MemberTypes] = dict.fromkeys(WEEKDAYS, _OBJECT)
 START_TIME: Final = "startTime"
 STOP_TIME: Final = "stopTime"
 
-# spec 2.3: a weekday window. D-window-members: all three members are required.
+# spec 2.3: a weekday window. D-window-members: every member is required.
 WINDOW_MEMBERS: Final[MemberTypes] = {
     START_TIME: _STRING,
     STOP_TIME: _STRING,
     "active": _BOOLEAN,
 }
-REQUIRED_WINDOW_MEMBERS: Final = (START_TIME, STOP_TIME, "active")
+REQUIRED_WINDOW_MEMBERS: Final = tuple(WINDOW_MEMBERS)
 
 # spec 2.4: the Cycles config object. Which members are required depends on `mode`
 # (D-cycles-required); the rule `cycles.required_when_enabled` says so.

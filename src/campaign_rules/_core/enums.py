@@ -40,7 +40,7 @@ class ContactStatus(enum.StrEnum):
     """The statuses of a campaign contact, on either channel (D-contact-statuses).
 
     The spec leaves them "not shown" (2.5); these are the ones the public service documents.
-    Which channel has which is `CONTACT_STATUSES`, in `_limits`.
+    Which channel has which is `CONTACT_STATUSES`, in `_core.limits`.
     """
 
     QUEUE = "queue"

@@ -39,7 +39,9 @@ __all__ = [
     "MAX_ITERATIONS",
     "MESSAGE_LIMIT",
     "NAME_MAX_LENGTH",
+    "NS_PER_SECOND",
     "OBJECT_MAX_MEMBERS",
+    "PATCH_MAX_MEMBERS",
     "PATH_ID_MAX",
     "PATH_ID_MAX_DIGITS",
     "RATE_LIMIT_BURST",
@@ -142,6 +144,11 @@ FILTER_LIST_MAX_ITEMS: Final = 100
 # than 64 is refused as a whole, unread, so that a huge object costs no more than a small one.
 OBJECT_MAX_MEMBERS: Final = 64
 
+# D-merge-patch: a patch has at most this many members: the object limit less the members of a
+# campaign (`_campaign.shape.CAMPAIGN_MEMBERS`), so that the merged campaign is never over the
+# object limit and stays readable.
+PATCH_MAX_MEMBERS: Final = 51
+
 # D-hostile-input: a field path names at most this many characters of a member name.
 FIELD_PATH_MAX_LENGTH: Final = 64
 
@@ -173,11 +180,14 @@ AUTHORIZATION_MAX_LENGTH: Final = 4096
 # characters, 0x21 to 0x7E (RFC 9110 section 5.5 `VCHAR`, without obs-text).
 VISIBLE_ASCII: Final = frozenset(map(chr, range(0x21, 0x7F)))
 
+# D-rate-limit: the limiter's clock counts integer nanoseconds; `Retry-After` says seconds.
+NS_PER_SECOND: Final = 1_000_000_000
+
 # spec 4.2, 8: 12 requests per second per API key (create, contact retrieval; D-rate-scope adds
-# thread retrieval). D-rate-limit: a GCRA of 12 per 1,000,000,000 ns with a burst of 12, on an
-# integer nanosecond clock.
+# thread retrieval). D-rate-limit: a GCRA of 12 per second with a burst of 12, on an integer
+# nanosecond clock.
 RATE_LIMIT_REQUESTS: Final = 12
-RATE_LIMIT_PERIOD_NS: Final = 1_000_000_000
+RATE_LIMIT_PERIOD_NS: Final = NS_PER_SECOND
 RATE_LIMIT_BURST: Final = 12
 # D-rate-limit: below this many keys the limiter's table is never swept; above it, a sweep runs
 # when the table has doubled since the last one, so sweeping costs O(1) amortized per request.

@@ -1,12 +1,12 @@
 r"""The JSON Schema (draft 2020-12) of the campaign creation input, generated from its rules.
 
-Every type comes from `_shape`, every bound, default and channel table from `_limits`, every
-enumeration from `_enums` and the tzdata list, and the cycles mode requirements from the rule
-module that enforces them; this module writes down only how JSON Schema says each of them. A
-payload the schema accepts is one `validate_create(payload)` accepts, except where JSON Schema
-cannot say a rule: `SCHEMA_EXCEPTIONS` lists those rules, and D-json-schema (docs/decisions.md)
-says why. The agreement tests check both directions on every case file and thousands of drawn
-payloads, under Python's jsonschema and under ajv.
+Every type comes from `_campaign.shape`, every bound, default and channel table from
+`_core.limits`, every enumeration from `_core.enums` and the tzdata list, and the cycles mode
+requirements from the rule module that enforces them; this module writes down only how JSON
+Schema says each of them. A payload the schema accepts is one `validate_create(payload)`
+accepts, except where JSON Schema cannot say a rule: `SCHEMA_EXCEPTIONS` lists those rules, and
+D-json-schema (docs/decisions.md) says why. The agreement tests check both directions on every
+case file and thousands of drawn payloads, under Python's jsonschema and under ajv.
 
 Formats are the `pattern`s of `_export/patterns.py`, which every regular expression dialect
 reads alike.

@@ -44,13 +44,20 @@ _MODES: Final = ", ".join(mode.value for mode in CyclesMode)
 
 
 def enabled_only_on_phone_call(doc: Document, findings: list[Finding]) -> None:
-    """Cycles are enabled only on `phone_call` campaigns."""
+    """Reports at `cycles` an enabled block whose channel is `IntegrationType.WHATSAPP`.
+
+    An unknown channel is `integration_type_is_supported`'s.
+    """
     if doc.cycles_enabled and doc.channel is IntegrationType.WHATSAPP:
         findings.append(Finding("cycles", "cycles can be enabled on phone_call campaigns only"))
 
 
 def required_when_enabled(doc: Document, findings: list[Finding]) -> None:
-    """An enabled block has `mode`, `max_iterations` and its mode's field."""
+    """Reads only an enabled block; reports each absent member at its path.
+
+    First the members of `REQUIRED_CYCLES_MEMBERS`, then, for a known mode, its member of
+    `REQUIRED_CYCLES_MEMBER_IN_MODE`.
+    """
     cycles = doc.enabled_cycles
     if cycles is None:
         return
@@ -65,14 +72,20 @@ def required_when_enabled(doc: Document, findings: list[Finding]) -> None:
 
 
 def mode_is_known(doc: Document, findings: list[Finding]) -> None:
-    """`cycles.mode` is `cooldown` or `scheduled`."""
+    """Reports at `cycles.mode` the string mode of an enabled block that names no `CyclesMode`.
+
+    An absent mode is `required_when_enabled`'s, another type the type rule's.
+    """
     mode = doc.cycles_mode
     if mode is not None and mode not in _MODE_VALUES:
         findings.append(Finding("cycles.mode", f"cycles.mode must be one of {_MODES}"))
 
 
 def max_iterations_within_bounds(doc: Document, findings: list[Finding]) -> None:
-    """`cycles.max_iterations` is within its bounds."""
+    """Reads a JSON integer of an enabled block against `_core.limits.MAX_ITERATIONS`.
+
+    Another type is the type rule's.
+    """
     cycles = doc.enabled_cycles
     if cycles is not None:
         found = integer_outside(
@@ -83,7 +96,10 @@ def max_iterations_within_bounds(doc: Document, findings: list[Finding]) -> None
 
 
 def cooldown_minutes_within_bounds(doc: Document, findings: list[Finding]) -> None:
-    """`cycles.cooldown_minutes` is within its bounds."""
+    """Reads a JSON integer of an enabled block, in either mode, against `_core.limits`.
+
+    Another type is the type rule's.
+    """
     cycles = doc.enabled_cycles
     if cycles is not None:
         value = cycles.get("cooldown_minutes")
@@ -93,7 +109,11 @@ def cooldown_minutes_within_bounds(doc: Document, findings: list[Finding]) -> No
 
 
 def filter_lists_within_max_items(doc: Document, findings: list[Finding]) -> None:
-    """`cycles.filter_statuses` and `cycles.filter_tags` are within the item limit."""
+    """Measures each filter array of an enabled block without reading its items.
+
+    A long one is reported at its path; the document does not read it
+    (`Document.filter_list_length`), so no other filter rule looks inside it.
+    """
     for name in FILTER_LISTS:
         length = doc.filter_list_length(name)
         if length is not None and length > FILTER_LIST_MAX_ITEMS:
@@ -104,7 +124,10 @@ def filter_lists_within_max_items(doc: Document, findings: list[Finding]) -> Non
 
 
 def filter_items_are_non_empty_strings(doc: Document, findings: list[Finding]) -> None:
-    """Each filter item is a non-empty string."""
+    """Reads the items of each filter array read (`Document.filter_lists`), reporting at the item.
+
+    An item's path is its array's with its index in brackets.
+    """
     for name, items in doc.filter_lists.items():
         for index, item in enumerate(items):
             if not as_string(item):
@@ -113,7 +136,10 @@ def filter_items_are_non_empty_strings(doc: Document, findings: list[Finding]) -
 
 
 def filter_items_are_unique(doc: Document, findings: list[Finding]) -> None:
-    """No filter item repeats an earlier one."""
+    """Remembers the non-empty string items of each filter array; reports a repeat at the later one.
+
+    The other items are `filter_items_are_non_empty_strings`' to report.
+    """
     for name, items in doc.filter_lists.items():
         seen: set[str] = set()
         for index, item in enumerate(items):
@@ -127,7 +153,11 @@ def filter_items_are_unique(doc: Document, findings: list[Finding]) -> None:
 
 
 def filter_statuses_match_channel(doc: Document, findings: list[Finding]) -> None:
-    """Each `cycles.filter_statuses` item is a status of the channel."""
+    """Reads each non-empty string status on a known channel against its contact statuses.
+
+    They are `_core.limits.CONTACT_STATUSES`; each item is reported at its own path, and an unknown
+    channel leaves the rule silent.
+    """
     if doc.channel is None:
         return  # which statuses exist depends on the channel; its own rule reports it
     statuses = CONTACT_STATUSES[doc.channel]
@@ -139,7 +169,10 @@ def filter_statuses_match_channel(doc: Document, findings: list[Finding]) -> Non
 
 
 def cooldown_mode_has_no_schedule(doc: Document, findings: list[Finding]) -> None:
-    """In `cooldown` mode, the schedule fields are absent or null."""
+    """Runs on an enabled block in cooldown mode; reports each schedule member that is not `null`.
+
+    The members are `SCHEDULE_ONLY_CYCLES_FIELDS`; in this mode the shape rules leave them to it.
+    """
     cycles = doc.enabled_cycles
     if cycles is None or not doc.in_cooldown_mode:
         return
@@ -150,7 +183,10 @@ def cooldown_mode_has_no_schedule(doc: Document, findings: list[Finding]) -> Non
 
 
 def dates_are_iso(doc: Document, findings: list[Finding]) -> None:
-    """The schedule dates are ISO 8601 calendar dates `YYYY-MM-DD`."""
+    """Reports each string date of an enabled block outside cooldown mode that did not parse.
+
+    The document parses them once (`Document.cycle_dates`); each is reported at its path.
+    """
     for name, date in doc.cycle_dates.items():
         if date is None:
             path = member_path("cycles", name)
@@ -158,7 +194,7 @@ def dates_are_iso(doc: Document, findings: list[Finding]) -> None:
 
 
 def start_date_not_after_end_date(doc: Document, findings: list[Finding]) -> None:
-    """`cycles.schedule_start_date` is not after `cycles.schedule_end_date`."""
+    """Compares the two dates when both parsed; reports at the end date. The same day passes."""
     start = doc.cycle_dates.get("schedule_start_date")
     end = doc.cycle_dates.get("schedule_end_date")
     if start is not None and end is not None and start > end:

@@ -28,14 +28,17 @@ _SUPPORTED_TYPES: Final = ", ".join(channel.value for channel in IntegrationType
 
 
 def name_within_max_length(doc: Document, findings: list[Finding]) -> None:
-    """`name` is within its length limit, counted in code points."""
+    """Counts the code points of a string `name` (another type is the type rule's)."""
     name = doc.string("name")
     if name is not None and len(name) > NAME_MAX_LENGTH:
         findings.append(Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters"))
 
 
 def name_not_blank(doc: Document, findings: list[Finding]) -> None:
-    """`name` has a character other than white space."""
+    """Strips `_core.limits.WHITESPACE` from a string `name` within the length limit.
+
+    A longer one is `name_within_max_length`'s; another type is the type rule's.
+    """
     name = doc.string("name")
     # A name over the length limit is `name_within_max_length`'s to report.
     if name is not None and len(name) <= NAME_MAX_LENGTH and is_blank(name):
@@ -43,20 +46,23 @@ def name_not_blank(doc: Document, findings: list[Finding]) -> None:
 
 
 def agent_id_is_uuid_v4(doc: Document, findings: list[Finding]) -> None:
-    """`agent_id` is a UUID v4 in its hyphenated form."""
+    """Reports a string that the document did not keep as its `agent_id`.
+
+    The document keeps one only when `is_uuid_v4` accepts it; another type is the type rule's.
+    """
     # The document keeps `agent_id` only when it is a UUID v4 (read once, with `is_uuid_v4`).
     if doc.string("agent_id") is not None and doc.agent_id is None:
         findings.append(Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form"))
 
 
 def integration_id_not_empty(doc: Document, findings: list[Finding]) -> None:
-    """`integration_id` is not the empty string."""
+    """Reports only a string of length zero: white space is an id, another type the type rule's."""
     if doc.string("integration_id") == "":
         findings.append(Finding("integration_id", "integration_id must not be empty"))
 
 
 def integration_type_is_supported(doc: Document, findings: list[Finding]) -> None:
-    """`integration_type` is `phone_call` or `whatsapp`."""
+    """Reports a string the document could not read as a channel (`Document.channel` is `None`)."""
     if doc.string("integration_type") is not None and doc.channel is None:
         findings.append(
             Finding("integration_type", f"integration_type must be one of {_SUPPORTED_TYPES}")
@@ -64,28 +70,37 @@ def integration_type_is_supported(doc: Document, findings: list[Finding]) -> Non
 
 
 def timezone_is_iana_name(doc: Document, findings: list[Finding]) -> None:
-    """`timezone` is an IANA time zone name listed by the tzdata package."""
+    """Looks a string up in the zone names read once (`_core.timezones`): it opens no file."""
     timezone = doc.string("timezone")
     if timezone is not None and not is_timezone_name(timezone):
         findings.append(Finding("timezone", "timezone must be an IANA time zone name"))
 
 
 def retries_within_bounds(doc: Document, findings: list[Finding]) -> None:
-    """`retries` is within its bounds."""
+    """Reads a JSON integer, an integral float included, against `_core.limits.RETRIES`.
+
+    A boolean or a value of another type is the type rule's.
+    """
     found = integer_outside(doc.root.get("retries"), RETRIES, "retries")
     if found is not None:
         findings.append(found)
 
 
 def message_limit_within_bounds(doc: Document, findings: list[Finding]) -> None:
-    """`message_limit` is within its bounds."""
+    """Reads a JSON integer, an integral float included, against `_core.limits.MESSAGE_LIMIT`.
+
+    A boolean or a value of another type is the type rule's.
+    """
     found = integer_outside(doc.root.get("message_limit"), MESSAGE_LIMIT, "message_limit")
     if found is not None:
         findings.append(found)
 
 
 def channel_fields_match_integration_type(doc: Document, findings: list[Finding]) -> None:
-    """A channel-only field is sent only on its own channel."""
+    """Runs on a known channel; reports each field of another one, whatever its value, at its name.
+
+    The fields and their channels are `_core.limits.CHANNEL_OF_FIELD`; `null` counts as sent.
+    """
     if doc.channel is None:
         return
     for name, channel in CHANNEL_OF_FIELD.items():

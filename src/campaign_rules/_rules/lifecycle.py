@@ -1,7 +1,8 @@
 """Rules on a change of a campaign's status by an action (spec 3, 7.2; D-lifecycle).
 
-Each rule reads the request through `_lifecycle`'s readers; the transition and billing rules
-stay silent when the status or the action is unknown, which the first two rules report.
+Each rule reads the request through the readers of `_server.lifecycle`; the transition and
+billing rules stay silent when the status or the action is unknown, which the first two rules
+report.
 """
 
 from __future__ import annotations
@@ -32,26 +33,32 @@ _ACTIONS: Final = ", ".join(action.value for action in CampaignAction)
 
 
 def status_is_known(request: TransitionRequest, findings: list[Finding]) -> None:
-    """The current status is one of the six campaign states."""
+    """Reads the status with `read_status`, a member or its wire string; reports at `status`."""
     if read_status(request.status) is None:
         findings.append(Finding("status", f"status must be one of {_STATUSES}"))
 
 
 def action_is_known(request: TransitionRequest, findings: list[Finding]) -> None:
-    """The action is activate, pause, resume or archive."""
+    """Reads the action with `read_action`, a member or its exact string; reports at `action`."""
     if read_action(request.action) is None:
         findings.append(Finding("action", f"action must be one of {_ACTIONS}"))
 
 
 def transition_is_allowed(request: TransitionRequest, findings: list[Finding]) -> None:
-    """The action is allowed from the current status by the lifecycle table."""
+    """Looks a known status and action up in `_server.lifecycle.TRANSITIONS`.
+
+    A status the action has no move from is reported at the root.
+    """
     status, action = read_status(request.status), read_action(request.action)
     if status is not None and action is not None and status not in TRANSITIONS[action]:
         findings.append(Finding(None, f"a campaign in status {status.value} cannot {action.value}"))
 
 
 def billing_limit_allows_start(request: TransitionRequest, findings: list[Finding]) -> None:
-    """A status-changing activate or resume needs billing room."""
+    """Runs on a billed action that moves a known status; reports at the root.
+
+    Only `billing_limit_reached` that is exactly `False` passes: any other value fails closed.
+    """
     status, action = read_status(request.status), read_action(request.action)
     if status is None or action is None or action not in BILLED_ACTIONS:
         return

@@ -20,13 +20,16 @@ __all__ = [
 
 
 def agent_exists(doc: Document, findings: list[Finding]) -> None:
-    """The directory knows the agent `agent_id`."""
+    """Asks the directory once, with a well-formed `agent_id` (`Document.agent_found`).
+
+    Without a directory, or with an ill-formed id, it stays silent; it reports at `agent_id`.
+    """
     if doc.directory is not None and doc.agent_id is not None and not doc.agent_found:
         findings.append(Finding("agent_id", "no agent has this agent_id"))
 
 
 def integration_belongs_to_agent(doc: Document, findings: list[Finding]) -> None:
-    """The agent has the integration `integration_id`."""
+    """Asks only when the agent was found and the id is a non-empty string; reports at the id."""
     if doc.agent_found and doc.integration_id is not None and doc.integration_type_found is None:
         findings.append(
             Finding("integration_id", "the agent has no integration with this integration_id")
@@ -34,7 +37,10 @@ def integration_belongs_to_agent(doc: Document, findings: list[Finding]) -> None
 
 
 def integration_type_matches(doc: Document, findings: list[Finding]) -> None:
-    """The integration found is of the type `integration_type` names."""
+    """Compares the type the directory gave with the body's channel, when both are known.
+
+    A mismatch is reported at `integration_type`; an unknown one is left to the rules before.
+    """
     found = doc.integration_type_found
     if found is not None and doc.channel is not None and found != doc.channel:
         findings.append(
@@ -43,7 +49,10 @@ def integration_type_matches(doc: Document, findings: list[Finding]) -> None:
 
 
 def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
-    """Each well-formed tag of `cycles.filter_tags` names a thread tag that exists."""
+    """Asks about each distinct non-empty string tag of an array read, once, at its first place.
+
+    A long array is not read, so its tags are not asked about.
+    """
     # A list over the item limit is not read, so its tags are not looked up (D-filter-lists).
     items = doc.filter_lists.get("filter_tags")
     if doc.directory is None or items is None:
@@ -61,6 +70,6 @@ def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
 
 
 def billing_limit_not_reached(doc: Document, findings: list[Finding]) -> None:
-    """The organization's billing limit is not reached."""
+    """Asks the directory whenever there is one, whatever else is wrong; reports at the root."""
     if doc.directory is not None and doc.directory.billing_limit_reached():
         findings.append(Finding(None, "the billing limit is reached"))

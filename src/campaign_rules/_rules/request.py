@@ -44,19 +44,22 @@ IDEMPOTENCY_KEY_FIELD: Final = "Idempotency-Key"
 
 
 def campaign_id_is_positive_integer(path: ContactPathParameters, findings: list[Finding]) -> None:
-    """The campaign `id` of the path is a positive integer id."""
+    """Reads the id with `read_path_id`, a string of digits or an SDK's integer; reports at `id`."""
     if read_path_id(path.campaign_id) is None:
         findings.append(Finding("id", f"id must be {_ID_RANGE}"))
 
 
 def contact_id_is_positive_integer(path: ContactPathParameters, findings: list[Finding]) -> None:
-    """The `contact_id` of the path is a positive integer id."""
+    """Reads the id with `read_path_id`, a string of digits or an SDK's integer.
+
+    An id it cannot read is reported at `contact_id`.
+    """
     if read_path_id(path.contact_id) is None:
         findings.append(Finding("contact_id", f"contact_id must be {_ID_RANGE}"))
 
 
 def thread_id_is_url_safe(thread_id: object, findings: list[Finding]) -> None:
-    """The thread `id` is a short run of unreserved URL characters."""
+    """Reads the thread id with `is_thread_id`, a string only; reports at `id`."""
     if not is_thread_id(thread_id):
         findings.append(
             Finding(
@@ -67,7 +70,11 @@ def thread_id_is_url_safe(thread_id: object, findings: list[Finding]) -> None:
 
 
 def idempotency_key_is_visible_ascii(value: object, findings: list[Finding]) -> None:
-    """`Idempotency-Key` is a short run of visible ASCII characters."""
+    """Skips an absent header (`None`); reports any other value at the header's name.
+
+    A value passes when it is a string of the allowed length whose characters are all in
+    `_core.limits.VISIBLE_ASCII`.
+    """
     if value is None:
         return  # spec 4.1: the header is optional
     text = as_string(value)
@@ -83,7 +90,7 @@ def idempotency_key_is_visible_ascii(value: object, findings: list[Finding]) -> 
 
 
 def body_is_plain_json(request: CanonicalRequest, findings: list[Finding]) -> None:
-    """An idempotent request's body is plain JSON data."""
+    """Reports at the root a request whose canonical text could not be made."""
     if request.text is None:
         findings.append(
             Finding(None, "the request body is not plain JSON data and cannot be made idempotent")
@@ -91,13 +98,13 @@ def body_is_plain_json(request: CanonicalRequest, findings: list[Finding]) -> No
 
 
 def idempotency_arguments_are_usable(state: IdempotencyState, findings: list[Finding]) -> None:
-    """The server gives the idempotency check usable arguments."""
+    """Reports at the root, by name, the first argument that cannot be read."""
     if state.unusable is not None:
         findings.append(Finding(None, f"the idempotency check was given {state.unusable}"))
 
 
 def same_request_for_key(state: IdempotencyState, findings: list[Finding]) -> None:
-    """An `Idempotency-Key` seen within the window comes with the same request."""
+    """Reports at the header's name a key whose live record holds another request's fingerprint."""
     if state.reused:
         findings.append(
             Finding(
@@ -108,19 +115,22 @@ def same_request_for_key(state: IdempotencyState, findings: list[Finding]) -> No
 
 
 def rate_key_is_usable(request: RateRequest, findings: list[Finding]) -> None:
-    """The server gives the rate limiter an API key that is a string."""
+    """Reports at the root a key the limiter could not read; such a request is not counted."""
     if request.key is None:
         findings.append(Finding(None, "the rate limiter was given an unusable key"))
 
 
 def clock_reading_is_usable(request: RateRequest, findings: list[Finding]) -> None:
-    """The server gives the rate limiter an integer nanosecond clock reading."""
+    """Reports at the root a clock reading the limiter could not read; it is not counted."""
     if request.reading is None:
         findings.append(Finding(None, "the rate limiter was given an unusable clock"))
 
 
 def within_rate_limit(request: RateRequest, findings: list[Finding]) -> None:
-    """A request is within its API key's rate for its operation."""
+    """Reports at the root a request the limiter made wait, with the wait in whole seconds.
+
+    The wait is rounded up, as `Retry-After` gives it.
+    """
     if request.wait_ns > 0:
         seconds = whole_seconds(request.wait_ns)
         unit = "second" if seconds == 1 else "seconds"

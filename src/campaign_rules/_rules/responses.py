@@ -1,7 +1,7 @@
 """Rules on response bodies: what an SDK reads, and what a server may check before it sends.
 
 Each rule reads one `ResponseReading`: the body walked once against its documented shape
-(`_response_shapes`). Strict about what the spec documents, tolerant of what it does not list
+(`_wire.shapes`). Strict about what the spec documents, tolerant of what it does not list
 (D-tolerant-reading); a broken body is the server's fault, so these rules yield
 `SERVER_ERROR` (D-response-violations).
 """
@@ -43,14 +43,17 @@ __all__ = [
 
 
 def body_is_object(reading: ResponseReading, findings: list[Finding]) -> None:
-    """The response body is a JSON object."""
+    """Reads the decoded body as it is; reports at the root, naming the JSON type found."""
     if not is_object(reading.body):
         kind = article_of(reading.body)
         findings.append(Finding(None, f"the response body must be a JSON object, not {kind}"))
 
 
 def error_body_has_a_known_shape(reading: ResponseReading, findings: list[Finding]) -> None:
-    """An error body has a string `error` (the envelope) or an integer one (the status body)."""
+    """Reports at `error` an object body that fitted neither error shape (`ResponseReading.shape`).
+
+    A body that is not an object is `body_is_object`'s.
+    """
     if is_object(reading.body) and reading.shape is None:
         findings.append(
             Finding("error", "error must be an error key (a string) or a status (an integer)")
@@ -61,10 +64,10 @@ _ERROR_RANGE: Final = f"from {ERROR_STATUSES.start} to {ERROR_STATUSES.stop - 1}
 
 
 def error_status_is_an_error_status(reading: ResponseReading, findings: list[Finding]) -> None:
-    """An error body comes with an HTTP status of the error range.
+    """Reads the status an error body came with as any JSON integer is; reports at the root.
 
-    The status is read as any JSON integer is: an integral float is the integer, and an `int`
-    subclass such as `http.HTTPStatus` is read without running any of its methods.
+    An integral float is the integer, and an `int` subclass such as `http.HTTPStatus` is read
+    without running any of its methods.
     """
     if as_integer(reading.status) not in ERROR_STATUSES:
         findings.append(
@@ -73,19 +76,22 @@ def error_status_is_an_error_status(reading: ResponseReading, findings: list[Fin
 
 
 def sizes_within_caps(reading: ResponseReading, findings: list[Finding]) -> None:
-    """Documented objects and arrays are within the reading caps."""
+    """Reports what the walk found too large to read, at its path; nothing inside it is walked."""
     for path, cap in reading.oversized:
         findings.append(Finding(path, f"{path or 'the response body'} {cap}"))
 
 
 def required_members_present(reading: ResponseReading, findings: list[Finding]) -> None:
-    """Every member the spec's tables list is present, but optional ones."""
+    """Reports each absent member the walk found in a documented object, at its path."""
     for path in reading.missing:
         findings.append(Finding(path, f"{path} is required"))
 
 
 def members_have_json_types(reading: ResponseReading, findings: list[Finding]) -> None:
-    """Each documented member has its JSON type; `null` only where allowed."""
+    """Checks each node the walk reached (`ResponseReading.nodes`); reports at the node's path.
+
+    `null` passes where the member is nullable, or optional.
+    """
     for node in reading.nodes:
         member, kind = node.member, json_type(node.value)
         if kind == member.type or (kind == "null" and (member.nullable or not member.required)):
@@ -95,7 +101,10 @@ def members_have_json_types(reading: ResponseReading, findings: list[Finding]) -
 
 
 def values_have_formats(reading: ResponseReading, findings: list[Finding]) -> None:
-    """Each value of the right type has its documented format or enum value."""
+    """Checks each node whose value has its documented JSON type, reporting at the node's path.
+
+    A value of another type is the type rule's; an integral float is read as the integer.
+    """
     for node in reading.nodes:
         member = node.member
         if member.format is None or json_type(node.value) != member.type:
@@ -110,7 +119,11 @@ def values_have_formats(reading: ResponseReading, findings: list[Finding]) -> No
 
 
 def maps_hold_strings(reading: ResponseReading, findings: list[Finding]) -> None:
-    """A free-form map (`extracted_data`) maps string names to string values."""
+    """Reads each free-form map that is an object, reporting each value that is not a string.
+
+    A map over `RESPONSE_MAP_MAX_MEMBERS` is reported at its path and not read; names that are
+    not strings are reported once, at the map.
+    """
     for node in reading.nodes:
         if not node.member.map_of_strings or json_type(node.value) != "object":
             continue
@@ -134,7 +147,11 @@ def maps_hold_strings(reading: ResponseReading, findings: list[Finding]) -> None
 
 
 def opaque_members_hold_plain_json(reading: ResponseReading, findings: list[Finding]) -> None:
-    """`analytics` holds plain JSON within the caps."""
+    """Walks each opaque member that is an object, within caps; reports its first problem.
+
+    The walk stops at the depth and value caps of `_core.limits`; the problem is reported at the
+    member's path.
+    """
     for node in reading.nodes:
         if not node.member.opaque or json_type(node.value) != "object":
             continue

@@ -11,7 +11,11 @@ __all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
 
 
 def window_times_are_hh_mm(doc: Document, findings: list[Finding]) -> None:
-    """`startTime` and `stopTime` are 24-hour `HH:MM` times."""
+    """Reads each time of the windows in force (`Document.windows`) that is a string, once.
+
+    A time that does not parse is reported at its path; a missing time, or one of another type,
+    is the shape rules'.
+    """
     for window in doc.windows:
         # A member that is missing or not a string (text None) is another rule's to report.
         if window.start is not None and window.start_time is None:
@@ -25,7 +29,10 @@ def _not_hh_mm(path: str) -> Finding:
 
 
 def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
-    """A window's `startTime` is before its `stopTime`."""
+    """Compares the parsed times of each window in force; reports a stop not later at its path.
+
+    A window a time of which did not parse is skipped: `window_times_are_hh_mm` reports it.
+    """
     for window in doc.windows:
         start, stop = window.start_time, window.stop_time
         if start is None or stop is None:

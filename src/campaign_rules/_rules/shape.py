@@ -28,14 +28,18 @@ __all__ = [
 
 
 def payload_is_object(doc: Document, findings: list[Finding]) -> None:
-    """The request body is a JSON object."""
+    """Reads the decoded body as it is; reports at the root, naming the JSON type found."""
     if not is_object(doc.payload):
         kind = article_of(doc.payload)
         findings.append(Finding(None, f"the request body must be a JSON object, not {kind}"))
 
 
 def known_members_only(doc: Document, findings: list[Finding]) -> None:
-    """Every object holds only the members its spec table lists."""
+    """Walks the objects in force (`Document.sites`), but a block that is not closed.
+
+    An object too large to read is reported at its own path, and not read; each name its shape
+    lacks, at the member's path; names that are not strings, once, at the object.
+    """
     for site in doc.sites:
         members = site.members
         # The common case, read when the site was made: a plain object whose names are all plain
@@ -65,7 +69,10 @@ def known_members_only(doc: Document, findings: list[Finding]) -> None:
 
 
 def required_members_present(doc: Document, findings: list[Finding]) -> None:
-    """Every object holds its required members."""
+    """Walks the objects in force whose members were read; reports each absent one at its path.
+
+    An object too large to read is `known_members_only`'s.
+    """
     for site in doc.sites:
         members = site.members
         if members is None:
@@ -79,7 +86,11 @@ def required_members_present(doc: Document, findings: list[Finding]) -> None:
 
 
 def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
-    """Every known member holds a value of its JSON type."""
+    """Walks the readable objects in force; reports a member of another type at its path.
+
+    Only the members whose value is not of the plain class of their first type, found when the
+    site was made, are looked at, and those the site leaves to another rule are skipped.
+    """
     for site in doc.sites:
         members = site.members
         if members is None:

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable
 from typing import Final, Generic, TypeVar
 
-from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
+from campaign_rules._campaign.change import Change
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
@@ -25,6 +25,8 @@ from campaign_rules._core.limits import (
     MAX_ITERATIONS,
     MESSAGE_LIMIT,
     NAME_MAX_LENGTH,
+    NS_PER_SECOND,
+    PATCH_MAX_MEMBERS,
     PATH_ID_MAX,
     RATE_LIMIT_BURST,
     RATE_LIMIT_PERIOD_NS,
@@ -85,7 +87,9 @@ class Rule(Generic[Subject]):
     """One rule: its id, the error key it yields, the clause it enforces, what it requires, its check.
 
     `summary` says in one sentence what the rule requires; its numbers come from `_core.limits`.
-    The function's docstring explains how it reads, and repeats neither citation nor bound.
+    The function's docstring says how it reads its subject (its guard, what it leaves to other
+    rules, where it reports), and repeats neither the summary, a citation, a bound nor the values
+    of an enumeration.
     A plain slotted class rather than an attrs one: the table is made at every import, and it
     is never changed after.
     """
@@ -116,8 +120,8 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("payload.is_object", _400, "spec 4.1; api-contract", "The request body is a JSON object.", shape.payload_is_object),
     Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", "Every object holds only the members its spec table lists.", shape.known_members_only),
     Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", "Every object holds its required members.", shape.required_members_present),
-    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types),
-    Rule("name.within_max_length", _400, "spec 2.1, 8", f"`name` is at most {NAME_MAX_LENGTH} characters.", fields.name_within_max_length),
+    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; api-contract; D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types),
+    Rule("name.within_max_length", _400, "spec 2.1, 8; D-blank-name", f"`name` is at most {NAME_MAX_LENGTH} characters.", fields.name_within_max_length),
     Rule("name.not_blank", _400, "D-blank-name", "`name` has a character other than white space.", fields.name_not_blank),
     Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", "`agent_id` is a UUID v4 in 8-4-4-4-12 form.", fields.agent_id_is_uuid_v4),
     Rule("integration_id.not_empty", _400, "D-integration-id", "`integration_id` is not the empty string.", fields.integration_id_not_empty),
@@ -125,7 +129,7 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", "`timezone` is an IANA time zone name listed by the tzdata package.", fields.timezone_is_iana_name),
     Rule("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", fields.retries_within_bounds),
     Rule("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", fields.message_limit_within_bounds),
-    Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type),
+    Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3; D-channel-fields", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type),
     Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", schedule.window_times_are_hh_mm),
     Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop),
     Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call),
@@ -137,17 +141,17 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", "Each filter item is a non-empty string.", cycles.filter_items_are_non_empty_strings),
     Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", "No filter item repeats an earlier one.", cycles.filter_items_are_unique),
     Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", "Each `cycles.filter_statuses` item is a contact status of the campaign's channel.", cycles.filter_statuses_match_channel),
-    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule),
+    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract; D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule),
     Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", cycles.dates_are_iso),
     Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", "`cycles.schedule_start_date` is not after `cycles.schedule_end_date`.", cycles.start_date_not_after_end_date),
 )
 
 # With a Directory: what only the server's records can tell.
 LOOKUP_RULES: Final[tuple[Rule[Document], ...]] = (
-    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3", "The directory knows the agent `agent_id`.", lookups.agent_exists),
-    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent),
+    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3; api-contract; D-agent-id", "The directory knows the agent `agent_id`.", lookups.agent_exists),
+    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3; api-contract", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent),
     Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches),
-    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist),
+    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract; D-filter-lists", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist),
     Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", "The organization's billing limit is not reached.", lookups.billing_limit_not_reached),
 )
 
@@ -160,21 +164,21 @@ STORED_CAMPAIGN_RULES: Final[tuple[Rule[StoredCampaign], ...]] = (
 UPDATE_RULES: Final[tuple[Rule[Change], ...]] = (
     Rule("update.status_is_a_campaign_status", _500, "spec 2.2; D-update-status", "The `status` a server passes is `None` or a campaign status.", update.status_is_a_campaign_status),
     Rule("update.patch_is_object", _400, "D-merge-patch", f"The patch is a JSON object of at most {PATCH_MAX_MEMBERS} members.", update.patch_is_object),
-    Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract", "`agent_id`, `integration_id` and `integration_type` keep their values.", update.owner_fields_immutable),
-    Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", "`cycles.enabled` keeps its value: cycles are enabled at creation or never.", update.cycles_enabled_immutable),
-    Rule("update.cycles_mode_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3", "`cycles.mode` keeps its value.", update.cycles_mode_immutable),
-    Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; api-contract", "A change sets no cycles field but `enabled` on a campaign without cycles.", update.cycles_fields_need_enabled_cycles),
-    Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "api-contract", "A finished campaign takes no change.", update.campaign_not_finished),
+    Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract; D-agent-id, D-merge-patch", "`agent_id`, `integration_id` and `integration_type` keep their values.", update.owner_fields_immutable),
+    Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3; api-contract; D-merge-patch", "`cycles.enabled` keeps its value: cycles are enabled at creation or never.", update.cycles_enabled_immutable),
+    Rule("update.cycles_mode_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3; D-merge-patch", "`cycles.mode` keeps its value.", update.cycles_mode_immutable),
+    Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; api-contract; D-merge-patch", "A change sets no cycles field but `enabled` on a campaign without cycles.", update.cycles_fields_need_enabled_cycles),
+    Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "api-contract; D-merge-patch", "A finished campaign takes no change.", update.campaign_not_finished),
 )
 
 # Responses: what an SDK reads (and a server may check before sending). A broken body is the
 # server's fault: SERVER_ERROR (D-response-violations).
 RESPONSE_RULES: Final[tuple[Rule[ResponseReading], ...]] = (
-    Rule("response.body_is_object", _500, "spec 4.1-4.3, 5, 7.1", "The response body is a JSON object.", responses.body_is_object),
+    Rule("response.body_is_object", _500, "spec 4.1-4.3, 5, 7.1; D-response-violations", "The response body is a JSON object.", responses.body_is_object),
     Rule("response.sizes_within_caps", _500, "D-response-caps", "Documented objects and arrays are within the reading caps.", responses.sizes_within_caps),
     Rule("response.required_members_present", _500, "spec 2.2, 2.5, 2.6, 4.1, 4.2, 7.1; D-tolerant-reading, D-detail-cycles, D-contact-last-call", "Every member the spec's tables list is present, but the optional ones.", responses.required_members_present),
     Rule("response.members_have_json_types", _500, "spec 2.2-2.6, 4.1-4.3, 5, 7.1; D-tolerant-reading, D-integral-floats", "Each documented member has its JSON type; `null` only where allowed.", responses.members_have_json_types),
-    Rule("response.values_have_formats", _500, "spec 2.2-2.6, 7.1, 7.2; D-date-times, D-response-times, D-response-violations", "Each value of the right type has its documented format or enum value.", responses.values_have_formats),
+    Rule("response.values_have_formats", _500, "spec 2.2-2.6, 7.1, 7.2; D-date-times, D-response-times, D-contact-last-call, D-response-violations", "Each value of the right type has its documented format or enum value.", responses.values_have_formats),
     Rule("response.maps_hold_strings", _500, "spec 2.5; D-response-caps", "A free-form map (`extracted_data`) maps string names to string values.", responses.maps_hold_strings),
     Rule("response.opaque_members_hold_plain_json", _500, "spec 2.2; D-response-caps", f"An opaque member (`analytics`) holds plain JSON, at most {RESPONSE_OPAQUE_MAX_VALUES} values nested at most {RESPONSE_OPAQUE_MAX_DEPTH} deep.", responses.opaque_members_hold_plain_json),
 )
@@ -208,7 +212,7 @@ IDEMPOTENCY_RULES: Final[tuple[Rule[IdempotencyState], ...]] = (
 RATE_RULES: Final[tuple[Rule[RateRequest], ...]] = (
     Rule("rate.key_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an API key that is a string.", request.rate_key_is_usable),
     Rule("rate.clock_reading_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an integer nanosecond clock reading.", request.clock_reading_is_usable),
-    Rule("rate.within_rate_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", f"At most {RATE_LIMIT_REQUESTS} requests per {RATE_LIMIT_PERIOD_NS // 1_000_000_000} s per API key and operation, in bursts of {RATE_LIMIT_BURST}.", request.within_rate_limit),
+    Rule("rate.within_rate_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", f"At most {RATE_LIMIT_REQUESTS} requests per {RATE_LIMIT_PERIOD_NS // NS_PER_SECOND} s per API key and operation, in bursts of {RATE_LIMIT_BURST}.", request.within_rate_limit),
 )
 
 # Lifecycle: an action on a campaign in a status; the status and action first, then the move.

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from campaign_rules._campaign.change import PATCH_MAX_MEMBERS, Change
+from campaign_rules._campaign.change import Change
 from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus
 from campaign_rules._core.json import as_string, is_object, member_path
+from campaign_rules._core.limits import PATCH_MAX_MEMBERS
 from campaign_rules._core.violations import Finding
 
 __all__ = [
@@ -31,17 +32,16 @@ _STATUS_VALUES: Final = frozenset(status.value for status in CampaignStatus)
 
 
 def existing_is_a_campaign(stored: StoredCampaign, findings: list[Finding]) -> None:
-    """The campaign a server read back from storage passes every offline creation rule.
+    """Reports each problem of the stored campaign at its own path there, saying where it was.
 
-    A stored campaign the rules refuse is the server's fault, not the caller's: each problem
-    keeps its path in the stored campaign, and its message says where it was found.
+    It is the server's fault, not the caller's.
     """
     for problem in stored.problems:
         findings.append(Finding(problem.field, f"the stored campaign: {problem.message}"))
 
 
 def patch_is_object(change: Change, findings: list[Finding]) -> None:
-    """The patch is a JSON object within the member limit."""
+    """Reports at the root a patch not an object, or too large to read; neither is applied."""
     if not is_object(change.patch):
         findings.append(Finding(None, "the patch must be a JSON object of the fields to change"))
     elif change.members is None:
@@ -49,13 +49,16 @@ def patch_is_object(change: Change, findings: list[Finding]) -> None:
 
 
 def owner_fields_immutable(change: Change, findings: list[Finding]) -> None:
-    """`agent_id`, `integration_id` and `integration_type` keep their values."""
+    """Reports at its name each owner field set to another value; the same value is no change."""
     for name in change.changed_owner_fields:
         findings.append(Finding(name, f"{name} cannot be changed"))
 
 
 def cycles_enabled_immutable(change: Change, findings: list[Finding]) -> None:
-    """`cycles.enabled` keeps its value: enabled at creation or never."""
+    """Judges `enabled` from the patch, not the merged campaign (`Change.changes_cycles_enabled`).
+
+    Removing the block, or setting `enabled` to another value, is reported at `cycles.enabled`.
+    """
     if change.changes_cycles_enabled:
         findings.append(
             Finding("cycles.enabled", "cycles.enabled cannot be changed after creation")
@@ -63,13 +66,20 @@ def cycles_enabled_immutable(change: Change, findings: list[Finding]) -> None:
 
 
 def cycles_mode_immutable(change: Change, findings: list[Finding]) -> None:
-    """`cycles.mode` keeps its value."""
+    """Reports at `cycles.mode` a patch that sets another mode on cycles that stay enabled.
+
+    When `enabled` changes, only `cycles_enabled_immutable` reports.
+    """
     if change.changes_cycles_mode:
         findings.append(Finding("cycles.mode", "cycles.mode cannot be changed after creation"))
 
 
 def cycles_fields_need_enabled_cycles(change: Change, findings: list[Finding]) -> None:
-    """A change sets no cycles field but `enabled` on a campaign without cycles."""
+    """Runs when cycles were not enabled; reports each cycles member set to a value at its path.
+
+    `enabled` itself, and a member set to `null`, change nothing; members whose names are not
+    strings are reported once, at `cycles`.
+    """
     block = change.cycles_patch
     if change.cycles_were_enabled or block is None:
         return
@@ -85,7 +95,10 @@ def cycles_fields_need_enabled_cycles(change: Change, findings: list[Finding]) -
 
 
 def status_is_a_campaign_status(change: Change, findings: list[Finding]) -> None:
-    """The `status` a server passes is `None` or a campaign status."""
+    """Reads the status the server passes as a string; reports at the root any other value.
+
+    `None`, for a server that does not say, passes.
+    """
     status = change.status
     if status is not None and as_string(status) not in _STATUS_VALUES:
         findings.append(
@@ -94,6 +107,9 @@ def status_is_a_campaign_status(change: Change, findings: list[Finding]) -> None
 
 
 def campaign_not_finished(change: Change, findings: list[Finding]) -> None:
-    """A finished campaign takes no change."""
+    """Reads the status the server passes; reports at the root any patch of a finished one.
+
+    The empty patch `{}` changes nothing, and passes.
+    """
     if as_string(change.status) == CampaignStatus.FINISHED.value and not change.is_empty:
         findings.append(Finding(None, "the campaign is finished and can no longer be changed"))

@@ -7,8 +7,8 @@ the integer (`1.0` is `1`, as D-integral-floats reads it), other floats are Pyth
 round-trip form. Two requests have one fingerprint exactly when they decode to the same JSON
 data and go to the same method and path, however the text was spaced or its members ordered.
 
-Values are read by exact type through the built-in types' own methods, as `_json` does, so no
-method of a subclass runs; nesting, size and integer length are bounded (`_limits`), so a
+Values are read by exact type through the built-in types' own methods, as `_core.json` does, so no
+method of a subclass runs; nesting, size and integer length are bounded (`_core.limits`), so a
 hostile body costs at most one bounded walk and never raises.
 """
 

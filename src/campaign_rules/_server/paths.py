@@ -44,8 +44,9 @@ class ContactPathParameters:
 def read_path_id(value: object) -> int | None:
     """The id when `value` names a positive integer id (D-path-ids), else `None`.
 
-    A string must be 1 to 16 ASCII digits without a leading zero; an integer (what an SDK holds
-    from a parsed response) is taken as it is. Either way the id is from 1 to 2**53 - 1.
+    A string must be ASCII digits, at most `PATH_ID_MAX_DIGITS` of them, without a leading zero;
+    an integer (what an SDK holds from a parsed response) is taken as it is. Either way the id
+    is from 1 to `PATH_ID_MAX`.
     """
     text = as_string(value)
     if text is None:
@@ -58,7 +59,11 @@ def read_path_id(value: object) -> int | None:
 
 
 def is_thread_id(value: object) -> bool:
-    """Whether `value` is a thread id: 1 to 128 unreserved URL characters (D-thread-id)."""
+    """Whether `value` is a thread id (D-thread-id).
+
+    A thread id is a string of unreserved URL characters, at most `THREAD_ID_MAX_LENGTH` of them,
+    and not a dot segment.
+    """
     text = as_string(value)
     return (
         text is not None

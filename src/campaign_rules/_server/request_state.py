@@ -7,13 +7,11 @@ and the runner makes their findings violations with the keys of `_rules/table.py
 
 from __future__ import annotations
 
-from typing import Final
-
 import attrs
 
-__all__ = ["CanonicalRequest", "IdempotencyState", "RateRequest", "whole_seconds"]
+from campaign_rules._core.limits import NS_PER_SECOND
 
-_NS_PER_SECOND: Final = 1_000_000_000
+__all__ = ["CanonicalRequest", "IdempotencyState", "RateRequest", "whole_seconds"]
 
 
 @attrs.frozen
@@ -50,4 +48,4 @@ class RateRequest:
 
 def whole_seconds(nanoseconds: int) -> int:
     """`nanoseconds` in whole seconds, rounded up (D-rate-limit: `Retry-After`)."""
-    return -(-nanoseconds // _NS_PER_SECOND)
+    return -(-nanoseconds // NS_PER_SECOND)

@@ -2,8 +2,8 @@
 
 Frozen, slotted attrs classes, like the creation input's: they hold Python values (aware
 `datetime` for the spec's date-times, enums for its enumerations, tuples for its arrays, a
-read-only mapping for its free-form maps) and know nothing of JSON. `_convert` turns wire JSON
-into them and back; the parsers of `_parse` decide what is valid first.
+read-only mapping for its free-form maps) and know nothing of JSON. `_wire.convert` turns wire JSON
+into them and back; the response rules decide what is valid first (`campaign_rules.responses`).
 """
 
 from __future__ import annotations

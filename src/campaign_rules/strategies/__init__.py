@@ -30,13 +30,13 @@ Only `__all__` is the public surface. The modules of this package each hold one 
 tables (`_tables`), text (`_texts`), valid bodies (`_payloads`), JSON-like and hostile values
 (`_values`), the defects of a body by subject (`_field_defects`, `_schedule_defects`,
 `_cycles_defects`, sharing `_defect_parts`, gathered by `_defects`), and update patches
-(`_patches`). Some of their building blocks are imported here too, for the project's tests.
+(`_patches`).
 """
 
 from __future__ import annotations
 
 try:
-    import hypothesis
+    import hypothesis  # noqa: F401 - imported first to name the extra when it is missing
 except ImportError as error:  # pragma: no cover - only without the extra
     raise ImportError(
         "campaign_rules.strategies needs Hypothesis: pip install 'campaign-rules[strategies]'"
@@ -51,44 +51,6 @@ from campaign_rules.strategies._patches import (
     update_patches,
 )
 from campaign_rules.strategies._payloads import create_payloads, is_plain_json
-
-# isort: split
-# Building blocks the project's own tests draw from, not part of the public surface.
-from campaign_rules.strategies._field_defects import (
-    BAD_TIMEZONES,
-    malformed_agent_ids,
-)
-from campaign_rules.strategies._payloads import (
-    CYCLES_KINDS,
-    enabled_cycles,
-    ignored_cycles_rest,
-)
-from campaign_rules.strategies._tables import (
-    CAMPAIGN_MEMBERS,
-    CHANNELS,
-    CYCLES_MEMBERS,
-    DATES,
-    IMMUTABLE_OWNER_FIELDS,
-    MODES,
-    REQUIRED_MEMBERS,
-    SCHEDULE_ONLY,
-    WINDOW_MEMBERS,
-)
-from campaign_rules.strategies._texts import (
-    TEXTS,
-    agent_ids,
-    mixed_case,
-    non_empty_texts,
-    texts,
-    uuid4_texts,
-)
-from campaign_rules.strategies._values import (
-    json_keys,
-    json_like,
-    json_scalars,
-    non_string_keys,
-    surrogate_texts,
-)
 
 __all__ = [
     "DEFECT_KINDS",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from campaign_rules._core.enums import ErrorKey, IntegrationType
+from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
+from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.limits import (
     CONTACT_STATUSES,
     COOLDOWN_MINUTES,
@@ -34,7 +35,7 @@ from campaign_rules.strategies._payloads import (
     schedules,
 )
 from campaign_rules.strategies._tables import (
-    CYCLES_MEMBERS,
+    CYCLES_MEMBER_NAMES,
     DATES,
     INVALID_REQUEST,
     MODES,
@@ -76,20 +77,19 @@ def cycles_enabled_on_whatsapp(draw: st.DrawFn) -> Defect:
     return draw(create_payloads("whatsapp")) | {"cycles": block}, INVALID_REQUEST, "cycles"
 
 
+# Each member an enabled block requires, by the mode of the block it is dropped from. `mode` is
+# dropped only in scheduled mode: without a mode, a cooldown block's `schedule: null` would be
+# read as a schedule and give a second violation.
+_REQUIRED_BY_MODE: Final = tuple(
+    (mode.value, name)
+    for mode in CyclesMode
+    for name in (*REQUIRED_CYCLES_MEMBERS, REQUIRED_CYCLES_MEMBER_IN_MODE[mode])
+    if not (name == "mode" and mode is CyclesMode.COOLDOWN)
+)
+
+
 def cycles_required_missing(draw: st.DrawFn) -> Defect:
-    # `mode` is dropped only in scheduled mode: without a mode, a cooldown block's
-    # `schedule: null` would be read as a schedule and give a second violation.
-    mode, name = draw(
-        st.sampled_from(
-            (
-                ("cooldown", "max_iterations"),
-                ("scheduled", "max_iterations"),
-                ("cooldown", "cooldown_minutes"),
-                ("scheduled", "schedule"),
-                ("scheduled", "mode"),
-            )
-        )
-    )
+    mode, name = draw(st.sampled_from(_REQUIRED_BY_MODE))
     base = draw(create_payloads(cycles=mode))
     del base["cycles"][name]
     return base, INVALID_REQUEST, f"cycles.{name}"
@@ -124,7 +124,7 @@ def cycles_member_unknown(draw: st.DrawFn) -> Defect:
     name = draw(
         st.one_of(
             st.sampled_from(("colour", "maxIterations", "filter_status")), unknown_names
-        ).filter(lambda name: name not in CYCLES_MEMBERS)
+        ).filter(lambda name: name not in CYCLES_MEMBER_NAMES)
     )
     base["cycles"][name] = draw(json_like)
     return base, INVALID_REQUEST, f"cycles.{name_as_shown(name)}"

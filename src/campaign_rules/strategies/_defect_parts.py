@@ -13,7 +13,7 @@ from hypothesis.control import currently_in_test_context
 from campaign_rules._campaign.shape import START_TIME
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, Bounds
-from campaign_rules.strategies._tables import CAMPAIGN_MEMBERS
+from campaign_rules.strategies._tables import CAMPAIGN_MEMBER_NAMES
 from campaign_rules.strategies._texts import texts
 from campaign_rules.strategies._values import huge_ints
 
@@ -61,7 +61,7 @@ unknown_names = st.one_of(
     st.sampled_from(("colour", "retry", "Name", "agentId", "cycles ", "status", "id")),
     texts,
     st.sampled_from(("x" * FIELD_PATH_MAX_LENGTH, "x" * (FIELD_PATH_MAX_LENGTH + 1), "é" * 100)),
-).filter(lambda name: name not in CAMPAIGN_MEMBERS)
+).filter(lambda name: name not in CAMPAIGN_MEMBER_NAMES)
 
 
 def chosen_kinds(

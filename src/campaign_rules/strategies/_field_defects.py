@@ -13,6 +13,7 @@ from campaign_rules._core.limits import (
     NAME_MAX_LENGTH,
     OBJECT_MAX_MEMBERS,
     RETRIES,
+    TIMEZONE_NAME_MAX_LENGTH,
     WHITESPACE,
 )
 from campaign_rules.strategies._defect_parts import (
@@ -138,7 +139,7 @@ BAD_TIMEZONES = (
     "",
     "UTC\x00",
     " UTC",
-    "A" * 65,  # longer than any name: refused unread (D-timezone)
+    "A" * (TIMEZONE_NAME_MAX_LENGTH + 1),  # longer than any name: refused unread (D-timezone)
     "zone.tab",
     "tzdata.zi",
     "__init__.py",

@@ -23,12 +23,12 @@ from campaign_rules._core.limits import (
 )
 from campaign_rules.strategies._tables import (
     CHANNELS,
-    CYCLES_MEMBERS,
+    CYCLES_MEMBER_NAMES,
     DATES,
     MODES,
     SAMPLE_TAGS,
     SCHEDULE_ONLY,
-    WINDOW_MEMBERS,
+    WINDOW_MEMBER_NAMES,
     ZONES,
     hhmm,
 )
@@ -60,7 +60,7 @@ WINDOWS = tuple(
     for active in (True, False)
 )
 _WINDOW_ORDERS = (
-    WINDOW_MEMBERS,
+    WINDOW_MEMBER_NAMES,
     ("active", STOP_TIME, START_TIME),
     (STOP_TIME, START_TIME, "active"),
 )
@@ -107,7 +107,7 @@ _JUNK_VALUES: tuple[Any, ...] = (
     {"a": None},
     {1: 2},
 )
-_JUNK_NAMES = (*CYCLES_MEMBERS[1:], "colour", "", "ENABLED", 7, None, (1, 2))
+_JUNK_NAMES = (*CYCLES_MEMBER_NAMES[1:], "colour", "", "ENABLED", 7, None, (1, 2))
 # The rest of a cycles block that is not enabled: anything at all, since it is ignored.
 ignored_cycles_rest = st.dictionaries(
     st.sampled_from(_JUNK_NAMES), st.sampled_from(_JUNK_VALUES), max_size=4

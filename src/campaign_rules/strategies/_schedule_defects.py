@@ -16,7 +16,7 @@ from campaign_rules.strategies._defect_parts import (
     unknown_names,
 )
 from campaign_rules.strategies._payloads import create_payloads, windows
-from campaign_rules.strategies._tables import INVALID_REQUEST, WINDOW_MEMBERS, hhmm
+from campaign_rules.strategies._tables import INVALID_REQUEST, WINDOW_MEMBER_NAMES, hhmm
 from campaign_rules.strategies._texts import texts
 from campaign_rules.strategies._values import json_like
 
@@ -122,7 +122,7 @@ def window_not_before_stop(draw: st.DrawFn) -> Defect:
 def window_member_missing(draw: st.DrawFn) -> Defect:
     base = draw(create_payloads())
     window, path = _window_in_force(draw, base)
-    name = draw(st.sampled_from(WINDOW_MEMBERS))
+    name = draw(st.sampled_from(WINDOW_MEMBER_NAMES))
     del window[name]
     return base, INVALID_REQUEST, f"{path}.{name}"
 
@@ -141,7 +141,7 @@ def window_member_unknown(draw: st.DrawFn) -> Defect:
     window, path = _window_in_force(draw, base)
     name = draw(
         st.one_of(st.sampled_from(("colour", "start_time", "starttime")), unknown_names).filter(
-            lambda name: name not in WINDOW_MEMBERS
+            lambda name: name not in WINDOW_MEMBER_NAMES
         )
     )
     window[name] = draw(json_like)

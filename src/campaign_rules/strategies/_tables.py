@@ -5,14 +5,11 @@ from __future__ import annotations
 from typing import Final
 
 from campaign_rules._campaign.shape import (
-    CAMPAIGN_MEMBERS as _CAMPAIGN_SHAPE,
-)
-from campaign_rules._campaign.shape import (
-    CYCLES_MEMBERS as _CYCLES_SHAPE,
-)
-from campaign_rules._campaign.shape import (
+    CAMPAIGN_MEMBERS,
+    CYCLES_MEMBERS,
+    OWNER_FIELDS,
     REQUIRED_CAMPAIGN_MEMBERS,
-    REQUIRED_WINDOW_MEMBERS,
+    WINDOW_MEMBERS,
 )
 from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.limits import SCHEDULE_ONLY_CYCLES_FIELDS
@@ -20,13 +17,14 @@ from campaign_rules._core.timezones import timezone_names
 
 CHANNELS: Final = tuple(channel.value for channel in IntegrationType)
 MODES: Final = tuple(mode.value for mode in CyclesMode)
-CAMPAIGN_MEMBERS: Final = tuple(_CAMPAIGN_SHAPE)
+# The names of each object's members, in the spec's order (`_campaign.shape` maps them to types).
+CAMPAIGN_MEMBER_NAMES: Final = tuple(CAMPAIGN_MEMBERS)
 REQUIRED_MEMBERS: Final = REQUIRED_CAMPAIGN_MEMBERS
-WINDOW_MEMBERS: Final = REQUIRED_WINDOW_MEMBERS
-CYCLES_MEMBERS: Final = tuple(_CYCLES_SHAPE)
+WINDOW_MEMBER_NAMES: Final = tuple(WINDOW_MEMBERS)
+CYCLES_MEMBER_NAMES: Final = tuple(CYCLES_MEMBERS)
 SCHEDULE_ONLY: Final = SCHEDULE_ONLY_CYCLES_FIELDS
 DATES: Final = tuple(name for name in SCHEDULE_ONLY_CYCLES_FIELDS if name != "schedule")
-IMMUTABLE_OWNER_FIELDS: Final = ("agent_id", "integration_id", "integration_type")
+IMMUTABLE_OWNER_FIELDS: Final = OWNER_FIELDS
 ZONES: Final = tuple(sorted(timezone_names()))
 
 # Sample identifiers: a directory that knows them sees the look-ups pass.

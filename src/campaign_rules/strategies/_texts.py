@@ -77,10 +77,11 @@ NAME_POOL = (
     "\u200b",  # nor is ZERO WIDTH SPACE
     "\u180e",  # nor, since Unicode 6.3, MONGOLIAN VOWEL SEPARATOR
     "🚀" * NAME_MAX_LENGTH,
-    " " * 127 + "é" + " " * 127,
-    "\u3000" * 254 + "名",
+    # At the length limit, and only just not blank.
+    " " * (NAME_MAX_LENGTH // 2) + "é" + " " * (NAME_MAX_LENGTH // 2),
+    "\u3000" * (NAME_MAX_LENGTH - 1) + "名",
     "é" * NAME_MAX_LENGTH,
-    "e\u0301" * 127 + "!",
+    "e\u0301" * (NAME_MAX_LENGTH // 2) + "!",
     *(
         _long_name(_rng, size) if size > 200 else random_text(_rng, size)
         for size in [

@@ -20,11 +20,13 @@ from campaign_rules._core.limits import (
     WEEKDAYS,
 )
 from campaign_rules.strategies._tables import (
-    CAMPAIGN_MEMBERS,
-    CYCLES_MEMBERS,
+    CAMPAIGN_MEMBER_NAMES,
+    CHANNELS,
+    CYCLES_MEMBER_NAMES,
+    MODES,
     SAMPLE_AGENT_IDS,
     SAMPLE_INTEGRATION_IDS,
-    WINDOW_MEMBERS,
+    WINDOW_MEMBER_NAMES,
 )
 from campaign_rules.strategies._texts import TEXTS, random_text
 
@@ -41,10 +43,8 @@ INTERESTING_STRINGS = (
     "09:00",
     "17:00",
     "24:00",
-    "phone_call",
-    "whatsapp",
-    "cooldown",
-    "scheduled",
+    *CHANNELS,
+    *MODES,
     "2026-02-28",
     "2026-02-29",
     "UTC",
@@ -57,12 +57,14 @@ INTERESTING_STRINGS = (
     "a" * 300,
     *TEXTS,
 )
-_MEMBER_NAMES = tuple(
-    dict.fromkeys(CAMPAIGN_MEMBERS + CYCLES_MEMBERS + WINDOW_MEMBERS + WEEKDAYS + ("colour",))
+MEMBER_NAMES = tuple(
+    dict.fromkeys(
+        CAMPAIGN_MEMBER_NAMES + CYCLES_MEMBER_NAMES + WINDOW_MEMBER_NAMES + WEEKDAYS + ("colour",)
+    )
 )
 # Text of any code point, lone surrogates included.
 surrogate_texts = st.text(st.characters(exclude_categories=()), max_size=8)
-json_keys = st.one_of(st.sampled_from(_MEMBER_NAMES), surrogate_texts)
+json_keys = st.one_of(st.sampled_from(MEMBER_NAMES), surrogate_texts)
 json_scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -93,7 +95,7 @@ def _random_json(rng: random.Random, depth: int = 0) -> Any:
     if depth < 4 and kind < 0.15:
         return [_random_json(rng, depth + 1) for _ in range(rng.randint(0, 4))]
     if depth < 4 and kind < 0.3:
-        keys = [rng.choice(_MEMBER_NAMES + INTERESTING_STRINGS) for _ in range(rng.randint(0, 4))]
+        keys = [rng.choice(MEMBER_NAMES + INTERESTING_STRINGS) for _ in range(rng.randint(0, 4))]
         return {key: _random_json(rng, depth + 1) for key in keys}
     return rng.choice(
         (
@@ -129,7 +131,7 @@ non_string_keys = st.one_of(
     st.integers(),
     st.none(),
     st.booleans(),
-    st.tuples(st.integers(), st.sampled_from(_MEMBER_NAMES)),
+    st.tuples(st.integers(), st.sampled_from(MEMBER_NAMES)),
     st.floats(),
     st.frozensets(st.integers(), max_size=2),
 )
