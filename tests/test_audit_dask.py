@@ -56,3 +56,9 @@ def _lines(path):
     if path.suffix == ".gz":
         data = gzip.decompress(data)
     return io.BytesIO(data).readlines()
+
+
+def test_a_client_that_is_neither_a_client_nor_an_address_is_a_type_error(tmp_path):
+    refusal = r"client must be a distributed\.Client, an address or None, not int"
+    with pytest.raises(TypeError, match=refusal):
+        audit(str(tmp_path / "*.jsonl"), client=8786)
