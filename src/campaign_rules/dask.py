@@ -35,14 +35,15 @@ def audit(
     storage_options: Mapping[str, Any] | None = None,
     client: distributed.Client | str | None = None,
 ) -> AuditSummary:
-    """Audit JSON Lines files on the current Dask scheduler; the same summary as one process.
+    """Audit JSON Lines files on a Dask cluster; the same summary as one process.
 
-    `paths` are local paths or any URL fsspec opens (`s3://bucket/store/*.jsonl.gz`, with
-    `storage_options` for its credentials), globs expanded in sorted order; `.gz` and other
-    compressions are read by their suffix. Records are numbered across the files in order,
-    as the command does. Each file is one partition, so a store in many files runs on as many
-    workers. The files are listed where `audit` is called and read on the workers, so both
-    need to reach the store; `storage_options` travel to the workers with the tasks.
+    `paths` are local paths or any URL fsspec opens (`s3://bucket/store/*.jsonl.gz`, with the
+    `s3` extra, and `storage_options` for its credentials and endpoint), globs expanded in
+    sorted order; `.gz` and other compressions are read by their suffix. Records are numbered
+    across the files in order, as the command does. Each file is one partition, so a store in
+    many files runs on as many workers. The files are listed where `audit` is called and read on
+    the workers, so both need to reach the store; `storage_options` travel to the workers with
+    the tasks.
 
     `client` is the cluster to run on: a `distributed.Client`, or the address of a scheduler
     (`"tcp://10.0.0.5:8786"`), which `audit` connects to for the call and disconnects from
@@ -50,10 +51,11 @@ def audit(
     Dask's local one). A worker that dies mid-run costs time, not records: the scheduler runs
     its tasks again on the others, and the summary is the same (D-audit-engines).
 
-    Lines never raise (an unreadable line is counted); a file that cannot be opened raises its
-    `OSError` from the worker. Raises `TypeError` for `paths` that are not a string or a
-    sequence of strings, `storage_options` that are not a mapping, or a `client` that is not a
-    `distributed.Client`, a string or None.
+    Lines never raise (an unreadable line is counted); a file that cannot be opened or read to
+    its end raises its error from the worker (an `OSError`, or `EOFError` for a gzip stream cut
+    short), and the audit gives no summary. Raises `TypeError` for `paths` that are not a
+    string or a sequence of strings, `storage_options` that are not a mapping, or a `client`
+    that is not a `distributed.Client`, a string or None.
     """
     names = [paths] if isinstance(paths, str) else paths
     if not isinstance(names, Sequence) or not all(isinstance(name, str) for name in names):
