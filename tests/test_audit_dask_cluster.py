@@ -29,6 +29,7 @@ from pathlib import Path
 import attrs
 import pytest
 
+dask = pytest.importorskip("dask", reason="the dask extra is not installed")
 pytest.importorskip("dask.bag", reason="the dask extra is not installed")
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 s3fs = pytest.importorskip("s3fs", reason="the s3 extra is not installed")
@@ -158,6 +159,15 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
         )
 
 
+def _address(scheduler_file: Path) -> str | None:
+    """The scheduler's address, once its file is written whole."""
+    try:
+        address: str = json.loads(scheduler_file.read_text())["address"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return address
+
+
 def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=1.0):
@@ -171,18 +181,18 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """`dask scheduler` and `dask worker --nworkers 2 --nthreads 1`, on the loopback."""
     directory = tmp_path_factory.mktemp("dask")
     scheduler_file = directory / "scheduler.json"
-    dask = [sys.executable, "-m", "dask"]  # the `dask` command of the environment
+    command = [sys.executable, "-m", "dask"]  # the `dask` command of the environment
     scheduler_command = [
-        *dask,
+        *command,
         *("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"),
         *("--scheduler-file", str(scheduler_file), "--idle-timeout", "300"),
     ]
     scheduler_log = directory / "scheduler.log"
     with running(scheduler_command, scheduler_log) as scheduler:
-        wait_for(scheduler_file.exists, "dask scheduler", scheduler, scheduler_log)
-        address = json.loads(scheduler_file.read_text())["address"]
+        wait_for(lambda: _address(scheduler_file), "dask scheduler", scheduler, scheduler_log)
+        address = _address(scheduler_file)
         worker_command = [
-            *(*dask, "worker", address, "--nworkers", "2", "--nthreads", "1"),
+            *(*command, "worker", address, "--nworkers", "2", "--nthreads", "1"),
             *("--host", "127.0.0.1", "--no-dashboard", "--death-timeout", "60"),
             *("--local-directory", str(directory / "workers")),
         ]
@@ -195,20 +205,34 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 def test_the_cluster_summary_of_an_s3_store_is_the_single_process_one(cluster, store):
-    with distributed.get_task_stream(cluster.client) as tasks:
+    # Dask's default scheduler is the local one: only `client` sends the audit to the cluster.
+    with (
+        dask.config.set(scheduler="synchronous"),
+        distributed.get_task_stream(cluster.client) as tasks,
+    ):
         summary = audit(store.url, storage_options=store.storage_options, client=cluster.address)
     assert summary == store.expected
     assert summary.to_json() == store.command_json
-    # The files were audited by the cluster's workers, one task a file.
-    audits = {_file_of(task["key"]): task["worker"] for task in tasks.data}
-    audits.pop(None, None)
-    assert sorted(audits) == list(range(FILES))
-    assert set(audits.values()) <= set(cluster.worker_pids())
+    audited = _files_audited(tasks.data)
+    assert sorted(audited) == list(range(FILES))
+    assert set(audited.values()) <= set(cluster.worker_pids())
 
 
 def test_a_connected_client_is_used_as_given(cluster, store):
-    summary = audit(store.url, storage_options=store.storage_options, client=cluster.client)
+    with (
+        dask.config.set(scheduler="synchronous"),
+        distributed.get_task_stream(cluster.client) as tasks,
+    ):
+        summary = audit(store.url, storage_options=store.storage_options, client=cluster.client)
     assert summary.to_json() == store.command_json
+    audited = _files_audited(tasks.data)
+    assert sorted(audited) == list(range(FILES))
+    assert set(audited.values()) <= set(cluster.worker_pids())
+
+
+def _files_audited(tasks) -> dict[int, str]:
+    """The worker that audited each file, by the file's index, from a task stream."""
+    return {index: task["worker"] for task in tasks if (index := _file_of(task["key"])) is not None}
 
 
 def test_a_worker_killed_mid_run_costs_no_record(cluster, store):
