@@ -46,10 +46,12 @@ def audit(
     the tasks.
 
     `client` is the cluster to run on: a `distributed.Client`, or the address of a scheduler
-    (`"tcp://10.0.0.5:8786"`), which `audit` connects to for the call and disconnects from
-    after it. With None, the audit runs on the current scheduler (the last `Client` made, or
-    Dask's local one). A worker that dies mid-run costs time, not records: the scheduler runs
-    its tasks again on the others, and the summary is the same (D-audit-engines).
+    (`"tcp://10.0.0.5:8786"`), which `audit` connects to for the call and disconnects from after
+    it (`ConnectionError`, an `OSError`, if the address is malformed or no scheduler answers
+    there within Dask's connect timeout, `distributed.comm.timeouts.connect`). With None, the
+    audit runs on the current scheduler (the last `Client` made, or Dask's local one). A worker
+    that dies mid-run costs time, not records: the scheduler runs its tasks again on the others,
+    and the summary is the same (D-audit-engines).
 
     Lines never raise (an unreadable line is counted); a file that cannot be opened or read to
     its end raises its error from the worker (an `OSError`, or `EOFError` for a gzip stream cut
@@ -74,11 +76,25 @@ def audit(
     bag = dask.bag.from_sequence(files, npartitions=len(files)).map(_audit_file)
     total = bag.reduction(merge_summaries, merge_summaries)
     if isinstance(client, str):
-        with distributed.Client(client, set_as_default=False) as connected:
+        with _connect(client) as connected:
             summary: AuditSummary = total.compute(scheduler=connected)
     else:
         summary = total.compute(scheduler=client)
     return summary
+
+
+def _connect(address: str) -> distributed.Client:
+    """A client of the scheduler at `address`, not made the default one.
+
+    Raises `ConnectionError` when the address is malformed or no scheduler answers there within
+    Dask's connect timeout. The error is raised outside the `except` block, so that it holds no
+    reference to the half-made client, which `distributed` would otherwise try to close at exit.
+    """
+    try:
+        return distributed.Client(address, set_as_default=False)
+    except (OSError, ValueError) as error:
+        reason = str(error)
+    raise ConnectionError(f"cannot connect to the Dask scheduler at {address!r}: {reason}")
 
 
 def _audit_file(file: Any) -> AuditSummary:
