@@ -39,11 +39,11 @@ def audit(
 
     `paths` are local paths or any URL fsspec opens (`s3://bucket/store/*.jsonl.gz`, with the
     `s3` extra, and `storage_options` for its credentials and endpoint), globs expanded in
-    sorted order; `.gz` and other compressions are read by their suffix. Records are numbered
-    across the files in order, as the command does. Each file is one partition, so a store in
-    many files runs on as many workers. The files are listed where `audit` is called and read on
-    the workers, so both need to reach the store; `storage_options` travel to the workers with
-    the tasks.
+    sorted order; one `str` is one path or glob, never a sequence of one-character paths; `.gz`
+    and other compressions are read by their suffix. Records are numbered across the files in
+    order, as the command does. Each file is one partition, so a store in many files runs on as
+    many workers. The files are listed where `audit` is called and read on the workers, so both
+    need to reach the store; `storage_options` travel to the workers with the tasks.
 
     `client` is the cluster to run on: a `distributed.Client`, or the address of a scheduler
     (`"tcp://10.0.0.5:8786"`), which `audit` connects to for the call and disconnects from after
