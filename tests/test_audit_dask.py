@@ -8,12 +8,14 @@ import io
 
 import pytest
 
+dask = pytest.importorskip("dask", reason="the dask extra is not installed")
 pytest.importorskip("dask.bag", reason="the dask extra is not installed")
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
 from campaign_rules.audit import audit_lines  # noqa: E402
 from campaign_rules.dask import audit  # noqa: E402
 from tests.audit_support import write_store  # noqa: E402
+from tests.e2e.support import free_port  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +66,28 @@ def _lines(path):
     if path.suffix == ".gz":
         data = gzip.decompress(data)
     return io.BytesIO(data).readlines()
+
+
+def test_a_client_that_is_neither_a_client_nor_an_address_is_a_type_error(tmp_path):
+    refusal = r"client must be a distributed\.Client, an address or None, not int"
+    with pytest.raises(TypeError, match=refusal):
+        audit(str(tmp_path / "*.jsonl"), client=8786)
+
+
+@pytest.mark.parametrize("address", ["x", "tcp://127.0.0.1:port"])
+def test_a_malformed_address_is_a_connection_error(tmp_path, address):
+    paths = write_store(tmp_path, parts=1, count=5, seed=41)
+    with pytest.raises(ConnectionError, match="cannot connect to the Dask scheduler at"):
+        audit([str(path) for path in paths], client=address)
+
+
+def test_an_address_where_no_scheduler_answers_is_a_connection_error(tmp_path):
+    paths = write_store(tmp_path, parts=1, count=5, seed=43)
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "1s"}),
+        pytest.raises(
+            ConnectionError, match=f"cannot connect to the Dask scheduler at '{address}'"
+        ),
+    ):
+        audit([str(path) for path in paths], client=address)
