@@ -2,13 +2,15 @@
 
 setup.py declares, in one list, the modules the compiled build leaves interpreted; every other
 module of the package is compiled, and the first tests here check that against the build that
-runs. `nox -s parity` (noxfile.py) and `.ci/run` run the suite on the build compiled with mypyc
-and on the pure-Python build, each installed with `pip install .`, with
+runs. `nox -s tests` (noxfile.py, which `.ci/run` runs) runs the suite on the build compiled
+with mypyc and on the pure-Python build, each installed with `pip install .`, with
 `CAMPAIGN_RULES_EXPECT_BUILD` set to `compiled` or `pure`, so that a build that quietly fell
-back (or a source tree on `sys.path` in front of the installed package) fails here. On the
-compiled build, the pure-Python build of the same source runs in a second process
-(`tests/builds.py`), and both must give the same outcome for generated and hostile inputs to
-every public function whose work the compiled modules do.
+back (or a source tree on `sys.path` in front of the installed package) fails here; `nox -s
+parity` runs only this module and tests/test_construct.py. On the compiled build, the
+pure-Python build of the same source runs in a second process (`tests/builds.py`), and both
+must give the same outcome for generated and hostile inputs to every public function whose
+work the compiled modules do. Under an editable install, which is pure Python, the comparisons
+are skipped.
 """
 
 from __future__ import annotations
