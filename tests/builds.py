@@ -10,8 +10,9 @@ standard input, each a pickled tuple sent after its length, with the pickled ans
 
 `CALLS` are the public functions whose work the compiled modules do (setup.py): validation,
 the response readers, the request checks, the fingerprint, the idempotency decision, the
-lifecycle, the rate limiter and the tables the exports read. An outcome holds everything a
-caller can read of a result, so that equal outcomes mean the two builds answered alike.
+lifecycle, the rate limiter, the audit of JSON Lines and the tables the exports read. An
+outcome holds everything a caller can read of a result, so that equal outcomes mean the two
+builds answered alike.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import IO, Any
 import attrs
 
 from campaign_rules import COMPILED, to_wire, validate_create, validate_update
+from campaign_rules.audit import audit_chunk
 from campaign_rules.idempotency import (
     check_idempotency_key,
     decide_idempotency,
@@ -69,6 +71,7 @@ CALLS: dict[str, Callable[..., Any]] = {
         decide_idempotency,
         check_transition,
         acquisitions,
+        audit_chunk,
         catalogue,
         json_schema,
         openapi,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -348,6 +349,36 @@ def test_both_builds_limit_the_rate_alike(
     keys = mostly(st.sampled_from(("k", "other")))
     requests = [(data.draw(keys), reading) for reading in readings]
     assert_alike(pure_build, "acquisitions", setting, requests)
+
+
+def json_text(value: object) -> str:
+    """`value` as JSON text (NaN as `NaN`), or text that is not JSON where `json.dumps` fails."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return "{not json"
+
+
+json_lines = st.one_of(
+    create_payloads().map(json_text),
+    invalid_create_payloads().map(lambda defect: json_text(defect[0])),
+    s.json_like.map(json_text),
+)
+audit_lines = st.one_of(
+    json_lines,
+    json_lines.map(lambda line: line.encode("utf-8") + b"\n"),
+    st.text(max_size=20),
+    st.binary(max_size=20),
+    st.sampled_from(("", "  \n", b"\xff{}", '{"a": 1, "a": 2}', "[" * 3000, "1e999", "\ud800")),
+)
+
+
+@needs_compiled
+@given(st.lists(audit_lines, max_size=5), st.integers(-3, 10**6))
+def test_both_builds_audit_json_lines_alike(
+    pure_build: subprocess.Popen[bytes], lines: list[object], first_line: int
+) -> None:
+    assert_alike(pure_build, "audit_chunk", lines, first_line=first_line, rows=True)
 
 
 @needs_compiled
