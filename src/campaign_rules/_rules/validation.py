@@ -3,7 +3,7 @@
 The public `validate_create` and `validate_update` (`campaign_rules._validate`) hold the
 documentation and check their `directory`, then call these: the work is apart from the
 documentation, so that the compiled build can compile the one and keep the other, and a request
-crosses into compiled code once (setup.py says which modules it compiles; D-compiled-build).
+crosses into compiled code once (setup.py says which modules it compiles).
 """
 
 from __future__ import annotations
