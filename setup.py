@@ -9,6 +9,9 @@ The pure-Python build, from the very same source, is what you get:
 - from an editable install (`pip install -e .`), which runs the source tree as it is.
 
 The project's metadata is in pyproject.toml; this file only chooses the extension modules.
+`INTERPRETED` below is the one list of what the compiled build leaves interpreted; every other
+module of the package is compiled. tests/test_builds.py loads this file (it builds nothing
+unless run as a script) and checks both builds against `compiled_modules()`.
 """
 
 from __future__ import annotations
@@ -20,12 +23,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from setuptools import setup
-
 PURE_SWITCH = "CAMPAIGN_RULES_PURE_PYTHON"
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "src" / "campaign_rules"
-# Left interpreted: modules by path inside the package, and folders (D-compiled-build):
+# Left interpreted: modules by path inside the package, and folders (D-compiled-build). The one
+# list: the tests, the documentation and the sources derive from it, and none repeats it.
 INTERPRETED = (
     "__init__.py",  # the PEP 562 `__getattr__` of the moved names
     "__main__.py",
@@ -94,6 +96,17 @@ def compiled_paths() -> list[str]:
     ]
 
 
+def module_name(path: str) -> str:
+    """The dotted name of the module at `path`, relative to the project root."""
+    parts = Path(path).relative_to("src").with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def compiled_modules() -> list[str]:
+    """The modules mypyc compiles, by their dotted names (`campaign_rules._core.json`)."""
+    return [module_name(path) for path in compiled_paths()]
+
+
 def extension_modules() -> list[object]:
     """The mypyc extensions of this build: none for the pure-Python build."""
     if not _BUILDS.intersection(sys.argv) or "editable_wheel" in sys.argv:
@@ -119,4 +132,9 @@ def extension_modules() -> list[object]:
     )
 
 
-setup(ext_modules=extension_modules())
+# setuptools runs this file as `__main__`, both from `pip install` (its PEP 517 backend) and as
+# `python setup.py`; imported under another name, it only defines the lists above.
+if __name__ == "__main__":
+    from setuptools import setup
+
+    setup(ext_modules=extension_modules())

@@ -4,11 +4,14 @@
 standard input, each a pickled tuple sent after its length, with the pickled answer:
 
 - `("build",)`: the build it runs, `campaign_rules.COMPILED`;
-- `("create", payload)`: the outcome of `validate_create(payload)`;
+- `("call", name, args, kwargs)`: the outcome of `CALLS[name](*args, **kwargs)`;
 - `("matrix",)`: the outcomes of the adversarial matrix (`tests/adversarial_support.py`), every
   hostile value in every field of a body and of a patch, and as the whole body and patch.
 
-An outcome holds everything a caller can read of a result, so that equal outcomes mean the two
+`CALLS` are the public functions whose work the compiled modules do (setup.py): validation,
+the response readers, the request checks, the fingerprint, the idempotency decision, the
+lifecycle, the rate limiter, the audit of JSON Lines and the tables the exports read. An
+outcome holds everything a caller can read of a result, so that equal outcomes mean the two
 builds answered alike.
 """
 
@@ -17,29 +20,107 @@ from __future__ import annotations
 import pickle
 import struct
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
-from campaign_rules import (
-    COMPILED,
-    CreateResult,
-    UpdateResult,
-    to_wire,
-    validate_create,
-    validate_update,
+import attrs
+
+from campaign_rules import COMPILED, to_wire, validate_create, validate_update
+from campaign_rules.audit import audit_chunk
+from campaign_rules.idempotency import (
+    check_idempotency_key,
+    decide_idempotency,
+    request_fingerprint,
 )
+from campaign_rules.lifecycle import check_transition
+from campaign_rules.rate import RateLimiter
+from campaign_rules.requests import check_contact_path, check_thread_path, parse_authorization
+from campaign_rules.responses import (
+    parse_contact_response,
+    parse_create_response,
+    parse_error,
+    parse_thread,
+)
+from campaign_rules.schema import catalogue, json_schema, openapi
 
-Outcome = tuple[bool, int, tuple[tuple[str, str | None, str, str], ...], object]
 _LENGTH = struct.Struct("<Q")
+# What a caller reads of a result beside its fields: the bodies it answers with.
+_BODIES = ("envelope", "body", "thread_body", "headers")
 
 
-def outcome(result: CreateResult | UpdateResult) -> Outcome:
-    """What a caller reads of `result`: ok, status, every violation, and the value as JSON."""
-    violations = tuple((v.key.value, v.field, v.message, v.rule) for v in result.violations)
-    value = to_wire(result.value) if result.value is not None else None
-    return result.ok, result.status, violations, value
+def acquisitions(settings: dict[str, int], requests: list[tuple[object, object]]) -> list[Any]:
+    """The result of each `(key, now_ns)` in turn, asked of one new `RateLimiter(**settings)`."""
+    limiter = RateLimiter(**settings)
+    return [limiter.acquire(key, now_ns) for key, now_ns in requests]
 
 
-def matrix_outcomes() -> list[Outcome]:
+CALLS: dict[str, Callable[..., Any]] = {
+    function.__name__: function
+    for function in (
+        validate_create,
+        validate_update,
+        parse_create_response,
+        parse_contact_response,
+        parse_thread,
+        parse_error,
+        parse_authorization,
+        check_contact_path,
+        check_thread_path,
+        check_idempotency_key,
+        request_fingerprint,
+        decide_idempotency,
+        check_transition,
+        acquisitions,
+        audit_chunk,
+        catalogue,
+        json_schema,
+        openapi,
+    )
+}
+
+
+def outcome(result: object) -> object:
+    """What a caller reads of `result`, a result of `CALLS` or a list of them, written out.
+
+    For a result: every field (the violations with key, field, message and rule among them),
+    `ok` and `status`, each body it gives, and its value as wire JSON, for a value object of
+    the library. Anything else (the tables) as it is. Written out by `repr`, which tells `1`
+    from `True`, `-0.0` from `0.0` and a tuple from a list, and in which NaN equals NaN.
+    """
+    if isinstance(result, list):
+        return [outcome(item) for item in result]
+    if not hasattr(result, "ok"):
+        return _repr(result)
+    bodies = [getattr(result, name)() for name in _BODIES if hasattr(result, name)]
+    value = getattr(result, "value", None)
+    wire = to_wire(value) if attrs.has(type(value)) else None
+    return _repr((result, result.ok, result.status, bodies, wire))
+
+
+def _repr(value: object) -> str:
+    """`repr(value)`, with integers of any length written out (a value may hold one it read)."""
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return repr(value)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def call(name: str, *args: object, **kwargs: object) -> object:
+    """The outcome of `CALLS[name](*args, **kwargs)` in this process's build.
+
+    A documented `TypeError` (a `RateLimiter` setting, a wrong `existing`) is an outcome too,
+    by its class and message; so is any other exception, which the two builds must then share.
+    """
+    try:
+        result = CALLS[name](*args, **kwargs)
+    except Exception as error:
+        return "raised", type(error).__qualname__, str(error)
+    return outcome(result)
+
+
+def matrix_outcomes() -> list[object]:
     """The outcome of every case of the adversarial matrix, offline and with a directory."""
     from tests import adversarial_support as matrix
     from tests.support import FakeDirectory
@@ -81,8 +162,9 @@ def main() -> None:
     while (request := receive(sys.stdin.buffer)) is not None:
         if request[0] == "build":
             send(sys.stdout.buffer, COMPILED)
-        elif request[0] == "create":
-            send(sys.stdout.buffer, outcome(validate_create(request[1])))
+        elif request[0] == "call":
+            _, name, args, kwargs = request
+            send(sys.stdout.buffer, call(name, *args, **kwargs))
         elif request[0] == "matrix":
             send(sys.stdout.buffer, matrix_outcomes())
 

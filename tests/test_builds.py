@@ -1,21 +1,29 @@
 """The two builds of one source (D-compiled-build): which one runs, and that they agree.
 
-`.ci/run` runs the whole suite twice, on the build compiled with mypyc and on the pure-Python
-build, with `CAMPAIGN_RULES_EXPECT_BUILD` set to `compiled` or `pure`, so that a build that
-quietly fell back (or a source tree on `sys.path` in front of the installed package) fails
-here. On the compiled build, the pure-Python build of the same source runs in a second process
-(`tests/builds.py`), and both must give the same outcome for generated and hostile payloads.
+setup.py declares, in one list, the modules the compiled build leaves interpreted; every other
+module of the package is compiled, and the first tests here check that against the build that
+runs. `nox -s tests` (noxfile.py, which `.ci/run` runs) runs the suite on the build compiled
+with mypyc and on the pure-Python build, each installed with `pip install .`, with
+`CAMPAIGN_RULES_EXPECT_BUILD` set to `compiled` or `pure`, so that a build that quietly fell
+back (or a source tree on `sys.path` in front of the installed package) fails here; `nox -s
+parity` runs only this module and tests/test_construct.py. On the compiled build, the
+pure-Python build of the same source runs in a second process (`tests/builds.py`), and both
+must give the same outcome for generated and hostile inputs to every public function whose
+work the compiled modules do. Under an editable install, which is pure Python, the comparisons
+are skipped.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.machinery
+import importlib.util
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,27 +31,36 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import campaign_rules
-from campaign_rules import validate_create
-from campaign_rules.strategies import create_payloads, invalid_create_payloads
-from tests.builds import matrix_outcomes, outcome, receive, send
-from tests.property.strategies import hostile_payloads
+from campaign_rules import CampaignCreate, CampaignStatus, validate_create
+from campaign_rules.idempotency import IdempotencyRecord
+from campaign_rules.strategies import (
+    create_payloads,
+    invalid_create_payloads,
+    invalid_update_patches,
+    update_patches,
+)
+from tests.builds import call, matrix_outcomes, receive, send
+from tests.property import response_strategies as responses
+from tests.property import strategies as s
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_BUILD = os.environ.get("CAMPAIGN_RULES_EXPECT_BUILD")
-# The modules every payload goes through: compiled in the compiled build (setup.py).
-HOT_PATH = (
-    "campaign_rules._campaign.build",
-    "campaign_rules._campaign.document",
-    "campaign_rules._core.compiled",
-    "campaign_rules._core.construct",
-    "campaign_rules._core.json",
-    "campaign_rules._rules.cycles",
-    "campaign_rules._rules.fields",
-    "campaign_rules._rules.runner",
-    "campaign_rules._rules.schedule",
-    "campaign_rules._rules.shape",
-    "campaign_rules._rules.table",
-    "campaign_rules._rules.validation",
+
+
+def _load_setup() -> ModuleType:
+    """setup.py as a module: imported, it defines its lists and builds nothing."""
+    spec = importlib.util.spec_from_file_location("campaign_rules_setup", ROOT / "setup.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SETUP = _load_setup()
+COMPILED_MODULES = frozenset(SETUP.compiled_modules())
+PACKAGE_MODULES = sorted(
+    SETUP.module_name(path.relative_to(ROOT).as_posix()) for path in SETUP.PACKAGE.rglob("*.py")
 )
 
 needs_compiled = pytest.mark.skipif(
@@ -52,12 +69,29 @@ needs_compiled = pytest.mark.skipif(
 
 
 def is_extension(module: str) -> bool:
-    loader = importlib.import_module(module).__loader__
-    return isinstance(loader, importlib.machinery.ExtensionFileLoader)
+    """Whether `module` is an extension module, found as `import` would find it (not run)."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None, module
+    return isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
 
 
-def test_compiled_says_whether_the_hot_path_is_compiled() -> None:
-    assert {is_extension(module) for module in HOT_PATH} == {campaign_rules.COMPILED}
+def test_every_entry_of_the_interpreted_list_names_part_of_the_package() -> None:
+    paths = [path.relative_to(SETUP.PACKAGE).as_posix() for path in SETUP.PACKAGE.rglob("*.py")]
+    stale = [entry for entry in SETUP.INTERPRETED if not any(p.startswith(entry) for p in paths)]
+    assert stale == []
+
+
+def test_the_modules_setup_py_compiles_are_those_compiled_and_no_other() -> None:
+    # What the sources rely on: `_core.compiled` tells the build by its own file, so it is
+    # compiled; `_validate` holds the entry points' docstrings, which compiling would lose.
+    assert "campaign_rules._core.compiled" in COMPILED_MODULES
+    assert "campaign_rules._validate" not in COMPILED_MODULES
+    wrong = [
+        module
+        for module in PACKAGE_MODULES
+        if is_extension(module) != (campaign_rules.COMPILED and module in COMPILED_MODULES)
+    ]
+    assert wrong == []
 
 
 @pytest.mark.skipif(EXPECTED_BUILD is None, reason="CAMPAIGN_RULES_EXPECT_BUILD is not set")
@@ -107,18 +141,63 @@ def ask(process: subprocess.Popen[bytes], request: tuple[Any, ...]) -> Any:
     return receive(process.stdout)
 
 
+def assert_alike(
+    pure_build: subprocess.Popen[bytes], name: str, *args: object, **kwargs: object
+) -> None:
+    """`name(*args, **kwargs)` gives the same outcome in the pure-Python build as in this one."""
+    compiled = call(name, *args, **kwargs)
+    assert ask(pure_build, ("call", name, args, kwargs)) == compiled
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs: valid, with one defect, and hostile.
+
+# Any value at all, of a header, a path, a status or a clock.
+anything = st.one_of(
+    s.json_like,
+    s.json_scalars,
+    s.non_string_keys,
+    st.binary(max_size=8),
+    st.sampled_from((float("nan"), float("inf"), 10**5000, b"api-key x", "api-key x", "12")),
+)
+
+
+def mostly(common: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """`common` three times in four, else `anything` (which `st.one_of` would outnumber)."""
+    return st.integers(0, 3).flatmap(lambda pick: common if pick else anything)
+
+
+created = create_payloads().map(lambda payload: validate_create(payload).value)
+
+
 @needs_compiled
 @given(
     st.one_of(
         create_payloads(),
         invalid_create_payloads().map(lambda defect: defect[0]),
-        hostile_payloads,
+        s.hostile_payloads,
     )
 )
-def test_both_builds_give_the_same_outcome(
+def test_both_builds_validate_a_create_alike(
     pure_build: subprocess.Popen[bytes], payload: Any
 ) -> None:
-    assert ask(pure_build, ("create", payload)) == outcome(validate_create(payload))
+    assert_alike(pure_build, "validate_create", payload)
+
+
+@needs_compiled
+@given(created, st.data())
+def test_both_builds_validate_an_update_alike(
+    pure_build: subprocess.Popen[bytes], existing: CampaignCreate, data: st.DataObject
+) -> None:
+    kind = data.draw(st.sampled_from(("valid", "one defect", "hostile")))
+    status = None
+    if kind == "valid":
+        patch = data.draw(update_patches(existing))
+    elif kind == "one defect":
+        patch, status, _, _ = data.draw(invalid_update_patches(existing))
+    else:
+        patch = data.draw(s.hostile_payloads)
+    assert_alike(pure_build, "validate_update", existing, patch, status=status)
 
 
 @needs_compiled
@@ -134,3 +213,178 @@ def test_both_builds_answer_the_adversarial_matrix_alike(
         if mine != theirs
     ]
     assert differ == []
+
+
+# The reader of each kind of response body (tests/property/response_strategies.py).
+READERS = {
+    "create_response": "parse_create_response",
+    "contact_response": "parse_contact_response",
+    "thread": "parse_thread",
+}
+statuses = mostly(st.one_of(st.integers(100, 600), st.sampled_from((400, 401, 429, 500))))
+
+
+@needs_compiled
+@given(
+    st.one_of(
+        responses.kinds_and_bodies,
+        responses.one_defect().map(lambda defect: (defect[0], defect[1])),
+        st.tuples(st.sampled_from(responses.KINDS), s.hostile_payloads),
+    ),
+    statuses,
+)
+def test_both_builds_read_a_response_alike(
+    pure_build: subprocess.Popen[bytes], pair: tuple[str, Any], status: object
+) -> None:
+    kind, body = pair
+    if kind in READERS:
+        assert_alike(pure_build, READERS[kind], body)
+    else:
+        assert_alike(pure_build, "parse_error", status, body)
+
+
+header_texts = st.one_of(
+    st.text(alphabet=" \tAaPpIiKkEeYy-x!~\u212a\x00", max_size=12),
+    st.text(max_size=12).map(lambda key: f"api-key {key}"),
+)
+id_texts = st.one_of(
+    st.text(alphabet="0123456789", max_size=18),
+    st.text(alphabet="aZ09-._~/% \u00e9\x00", max_size=130),
+    st.integers(-(2**64), 2**64),
+)
+request_values = mostly(st.one_of(header_texts, id_texts))
+
+
+@needs_compiled
+@given(request_values, request_values)
+def test_both_builds_check_a_request_alike(
+    pure_build: subprocess.Popen[bytes], first: object, second: object
+) -> None:
+    assert_alike(pure_build, "parse_authorization", first)
+    assert_alike(pure_build, "check_contact_path", first, second)
+    assert_alike(pure_build, "check_thread_path", first)
+    assert_alike(pure_build, "check_idempotency_key", first)
+
+
+@needs_compiled
+@given(
+    st.one_of(s.json_like, s.hostile_payloads, create_payloads()),
+    mostly(st.sampled_from(("POST", "PATCH", "post"))),
+    mostly(st.sampled_from(("/campaigns", "/campaigns/1", ""))),
+)
+def test_both_builds_fingerprint_a_request_alike(
+    pure_build: subprocess.Popen[bytes], body: object, method: object, path: object
+) -> None:
+    assert_alike(pure_build, "request_fingerprint", body, method=method, path=path)
+
+
+fingerprints = mostly(st.sampled_from(("a" * 64, "b" * 64)))
+times = mostly(st.one_of(st.floats(), st.integers(-(2**70), 2**70)))
+records = st.builds(
+    IdempotencyRecord,
+    fingerprint=fingerprints,
+    status=mostly(st.integers(100, 599)),
+    body=s.json_like,
+    stored_at=times,
+)
+
+
+@needs_compiled
+@given(mostly(st.one_of(st.none(), records)), fingerprints, times, times)
+def test_both_builds_decide_on_an_idempotency_key_alike(
+    pure_build: subprocess.Popen[bytes],
+    stored: object,
+    fingerprint: object,
+    now: object,
+    window: object,
+) -> None:
+    assert_alike(pure_build, "decide_idempotency", stored, fingerprint, now)
+    assert_alike(pure_build, "decide_idempotency", stored, fingerprint, now, window_seconds=window)
+
+
+campaign_statuses = mostly(
+    st.sampled_from([*CampaignStatus, *(status.value for status in CampaignStatus)])
+)
+actions = mostly(st.sampled_from(("activate", "pause", "resume", "archive", "Pause")))
+billing_flags = mostly(st.one_of(st.booleans(), st.sampled_from((None, 0, 1, "true"))))
+
+
+@needs_compiled
+@given(campaign_statuses, actions, billing_flags)
+def test_both_builds_check_a_transition_alike(
+    pure_build: subprocess.Popen[bytes], status: object, action: object, billing: object
+) -> None:
+    assert_alike(pure_build, "check_transition", status, action, billing_limit_reached=billing)
+
+
+settings = st.fixed_dictionaries(
+    {},
+    optional={
+        "requests": st.integers(1, 20) | st.just(0),
+        "period_ns": st.integers(1, 2 * 10**9) | st.just(0),
+        "burst": st.integers(1, 15) | st.just(0),
+    },
+)
+
+
+@st.composite
+def clock_readings(draw: st.DrawFn) -> list[object]:
+    """Readings of a clock that mostly goes on by less than a second, now and then unusable."""
+    now = draw(st.integers(-(10**18), 10**18))
+    readings: list[object] = []
+    gaps = st.one_of(st.just(0), st.integers(0, 10**8), st.integers(0, 2 * 10**9))
+    for gap in draw(st.lists(gaps, max_size=40)):
+        now += gap
+        readings.append(now if draw(st.integers(0, 9)) else draw(anything))
+    return readings
+
+
+@needs_compiled
+@given(settings, clock_readings(), st.data())
+def test_both_builds_limit_the_rate_alike(
+    pure_build: subprocess.Popen[bytes],
+    setting: dict[str, int],
+    readings: list[object],
+    data: st.DataObject,
+) -> None:
+    keys = mostly(st.sampled_from(("k", "other")))
+    requests = [(data.draw(keys), reading) for reading in readings]
+    assert_alike(pure_build, "acquisitions", setting, requests)
+
+
+def json_text(value: object) -> str:
+    """`value` as JSON text (NaN as `NaN`), or text that is not JSON where `json.dumps` fails."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return "{not json"
+
+
+json_lines = st.one_of(
+    create_payloads().map(json_text),
+    invalid_create_payloads().map(lambda defect: json_text(defect[0])),
+    s.json_like.map(json_text),
+)
+audit_lines = st.one_of(
+    json_lines,
+    json_lines.map(lambda line: line.encode("utf-8") + b"\n"),
+    st.text(max_size=20),
+    st.binary(max_size=20),
+    st.sampled_from(("", "  \n", b"\xff{}", '{"a": 1, "a": 2}', "[" * 3000, "1e999", "\ud800")),
+)
+
+
+@needs_compiled
+@given(st.lists(audit_lines, max_size=5), st.integers(-3, 10**6))
+def test_both_builds_audit_json_lines_alike(
+    pure_build: subprocess.Popen[bytes], lines: list[object], first_line: int
+) -> None:
+    assert_alike(pure_build, "audit_chunk", lines, first_line=first_line, rows=True)
+
+
+@needs_compiled
+@pytest.mark.parametrize("export", ["catalogue", "json_schema", "openapi"])
+def test_both_builds_export_the_same_tables(
+    pure_build: subprocess.Popen[bytes], export: str
+) -> None:
+    assert_alike(pure_build, export)

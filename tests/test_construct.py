@@ -7,6 +7,7 @@ in the build installed, against the attrs constructor.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import attrs
@@ -19,7 +20,9 @@ from campaign_rules import (
     CreateAccepted,
     CreateRefused,
     CyclesConfig,
+    CyclesMode,
     DayWindow,
+    IntegrationType,
     Schedule,
     UpdateAccepted,
     UpdateRefused,
@@ -89,6 +92,98 @@ def test_a_filled_instance_stays_frozen() -> None:
 def test_the_schedule_fields_are_the_weekdays_in_order() -> None:
     # `build_campaign` gives a schedule's windows in the order of `WEEKDAYS`.
     assert tuple(field.name for field in attrs.fields(Schedule)) == WEEKDAYS
+
+
+# `build_campaign` fills `CampaignCreate` and `CyclesConfig` by position. Each payload below
+# gives every member it can a value of its own, so that the campaign each field would get if
+# two fields of a class changed places differs from the one made here by name.
+_OFFICE = {"startTime": "10:00", "stopTime": "20:00", "active": True}
+_QUIET = {"startTime": "11:00", "stopTime": "16:00", "active": False}
+BY_NAME = [
+    (
+        {
+            "name": "Survey",
+            "agent_id": "5A1E9C3B-7D2F-4B8A-A6E0-3C9F1D7B5E24",
+            "integration_id": "int_voice",
+            "integration_type": "phone_call",
+            "description": "About it",
+            "timezone": "Europe/Madrid",
+            "retries": 2,
+            "message_limit": 7,
+            "first_message": "Hello",
+            "scheduling": {"mon": _OFFICE},
+            "cycles": {
+                "enabled": True,
+                "mode": "scheduled",
+                "max_iterations": 4,
+                "cooldown_minutes": 90,
+                "filter_statuses": ["converted"],
+                "filter_tags": ["vip"],
+                "schedule": {"tue": _QUIET},
+                "schedule_start_date": "2027-01-04",
+                "schedule_end_date": "2027-03-26",
+            },
+        },
+        CampaignCreate(
+            name="Survey",
+            agent_id="5a1e9c3b-7d2f-4b8a-a6e0-3c9f1d7b5e24",
+            integration_id="int_voice",
+            integration_type=IntegrationType.PHONE_CALL,
+            description="About it",
+            timezone="Europe/Madrid",
+            retries=2,
+            message_limit=7,
+            first_message="Hello",
+            scheduling=Schedule(mon=DayWindow(datetime.time(10), datetime.time(20), True)),
+            cycles=CyclesConfig(
+                enabled=True,
+                mode=CyclesMode.SCHEDULED,
+                max_iterations=4,
+                cooldown_minutes=90,
+                filter_statuses=("converted",),
+                filter_tags=("vip",),
+                schedule=Schedule(tue=DayWindow(datetime.time(11), datetime.time(16), False)),
+                schedule_start_date=datetime.date(2027, 1, 4),
+                schedule_end_date=datetime.date(2027, 3, 26),
+            ),
+        ),
+    ),
+    (
+        {
+            "name": "Follow-up",
+            "agent_id": "b7e4d2c1-9a3f-4e6b-8c5d-2f1a0e9d8c7b",
+            "integration_id": "int_wa",
+            "integration_type": "whatsapp",
+            "template": "order_update",
+            "template_alt": "order_short",
+        },
+        CampaignCreate(
+            name="Follow-up",
+            agent_id="b7e4d2c1-9a3f-4e6b-8c5d-2f1a0e9d8c7b",
+            integration_id="int_wa",
+            integration_type=IntegrationType.WHATSAPP,
+            template="order_update",
+            template_alt="order_short",
+        ),
+    ),
+]
+
+
+def by_name(value: object) -> dict[str, object]:
+    """The fields of an attrs instance by name, those of attrs instances in them too."""
+    return attrs.asdict(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("payload", "expected"), BY_NAME, ids=["phone_call", "whatsapp"])
+def test_build_campaign_fills_each_field_by_its_name(
+    payload: dict[str, Any], expected: CampaignCreate
+) -> None:
+    # The field order of `CampaignCreate` and `CyclesConfig`, which `build_campaign` follows,
+    # pinned: made by keyword here, a field moved in either class puts its value in another.
+    result = validate_create(payload)
+    assert result.ok, result.violations
+    assert by_name(result.value) == by_name(expected)
+    assert result.value == expected
 
 
 @pytest.mark.parametrize("values", [(), (1, 2), (1, 2, 3, 4)])

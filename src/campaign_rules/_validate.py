@@ -14,9 +14,9 @@ from campaign_rules._rules.validation import create_result, update_result
 
 __all__ = ["validate_create", "validate_update"]
 
-# These two hold the documentation and stay interpreted: a compiled function has no
-# docstring, and checks the types of its arguments at run time. What they run is in
-# `_rules.validation`, compiled in the compiled build (D-compiled-build).
+# These two hold the documentation: a compiled function has no docstring, and checks the types
+# of its arguments at run time. What they run is in `_rules.validation` (setup.py says which
+# modules the compiled build compiles; D-compiled-build).
 
 
 def validate_create(

@@ -1,8 +1,9 @@
 """What a rule finds: where, and what.
 
-In a module of its own so that the compiled build compiles it (`_core.violations`, with the
-public attrs `Violation`, stays interpreted): made by compiled rules, a `Finding` is then a
-native class, built and read without a Python call (D-compiled-build).
+In a module of its own, apart from the public attrs `Violation` (`_core.violations`), so that
+the compiled build can compile the one and leave the other as it is (setup.py says which):
+made by compiled rules, a `Finding` is then a native class, built and read without a Python
+call (D-compiled-build).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The two validations: which rule tables run over what, in which order, and their results.
 
 The public `validate_create` and `validate_update` (`campaign_rules._validate`) hold the
-documentation and check their `directory`; they call these, which the compiled build compiles
-with the rest of the hot path, so that a request crosses into compiled code once.
+documentation and check their `directory`, then call these: the work is apart from the
+documentation, so that the compiled build can compile the one and keep the other, and a request
+crosses into compiled code once (setup.py says which modules it compiles).
 """
 
 from __future__ import annotations

@@ -1,0 +1,69 @@
+"""The two builds of campaign-rules, each installed as a user installs it, and their tests.
+
+`nox -s parity` builds the package twice from this source with `pip install .`, compiled with
+mypyc and pure Python (`CAMPAIGN_RULES_PURE_PYTHON=1`), each into a virtual environment of its
+own under `.nox/`, and runs tests/test_builds.py and tests/test_construct.py on each: on the
+compiled build they compare it with the pure-Python one, call by call (D-compiled-build).
+`nox -s tests` runs the whole suite on each build, after checking its command line; it is what
+`.ci/run` runs. `-- ARGS` passes pytest arguments (`nox -s parity -- -x`), `-R` reuses the
+environments already built, and `nox -s "tests(pure)"` runs one build.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).resolve().parent
+# The variables each build is installed with (setup.py reads CAMPAIGN_RULES_PURE_PYTHON).
+BUILDS = {"compiled": {}, "pure": {"CAMPAIGN_RULES_PURE_PYTHON": "1"}}
+EXTRAS = "test,examples,dask,progress"
+PARITY_TESTS = ("tests/test_builds.py", "tests/test_construct.py")
+
+nox.options.sessions = ["parity"]
+
+
+def install(session: nox.Session, build: str) -> None:
+    """The project with its test extras, built as `build`, in the session's environment."""
+    session.install(f".[{EXTRAS}]", env=BUILDS[build])
+
+
+def pytest(session: nox.Session, build: str, *args: str) -> None:
+    """Run pytest on the installed `build`, which tests/test_builds.py checks is the one running.
+
+    Run from the project root, pytest imports the package from the environment, not from
+    `src/`. On CI (`CI` set) the pure-Python build runs 200 examples a property, not 1,000.
+    """
+    env = {"CAMPAIGN_RULES_EXPECT_BUILD": build}
+    if build == "pure" and os.environ.get("CI") and "HYPOTHESIS_PROFILE" not in os.environ:
+        env["HYPOTHESIS_PROFILE"] = "ci-second"
+    session.run("python", "-m", "pytest", *args, env=env)
+
+
+def check_command_line(session: nox.Session) -> None:
+    """The installed command line runs, and writes the schema and the OpenAPI document shipped."""
+    session.run("campaign-rules", "--version")
+    session.run("campaign-rules", "check", "examples/phone_call.json", silent=True)
+    for command, name in (("schema", "campaign-create.schema.json"), ("openapi", "openapi.json")):
+        written = session.run("campaign-rules", command, silent=True, stderr=None)
+        if written != (ROOT / "schema" / name).read_text(encoding="utf-8"):
+            session.error(f"`campaign-rules {command}` differs from schema/{name}")
+
+
+@nox.session
+@nox.parametrize("build", list(BUILDS), ids=list(BUILDS))
+def parity(session: nox.Session, build: str) -> None:
+    """Build `build` and run the tests that compare the two builds (and pin `construct`)."""
+    install(session, build)
+    pytest(session, build, *PARITY_TESTS, *session.posargs)
+
+
+@nox.session
+@nox.parametrize("build", list(BUILDS), ids=list(BUILDS))
+def tests(session: nox.Session, build: str) -> None:
+    """Build `build`, check its command line and run the whole suite on it."""
+    install(session, build)
+    check_command_line(session)
+    pytest(session, build, *session.posargs)
