@@ -266,6 +266,14 @@ def test_the_command_says_when_it_cannot_write_the_report(tmp_path):
     assert re.search(r"campaign-rules: cannot write .*report\.html: ", done.stderr)
 
 
+def test_no_report_is_left_for_an_audit_that_could_not_read_its_store(tmp_path):
+    report = tmp_path / "report.html"
+    done = audit_command(str(tmp_path / "no-such-store.jsonl"), "--html", str(report))
+    assert done.returncode == 2
+    assert "no-such-store.jsonl" in done.stderr
+    assert not report.exists()
+
+
 # --- In the headless browser (tests/browser.py) --------------------------------------------
 
 

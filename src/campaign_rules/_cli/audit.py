@@ -123,6 +123,8 @@ def run(args: argparse.Namespace) -> tuple[int, str]:
         if report is not None and not failed:
             report.write(html_report(summary, docs_url=args.docs_url))
     if failed:  # the summary of part of the store would read as an audit of all of it
+        if args.html is not None:  # opened empty above, so that a wrong path failed at once
+            os.remove(args.html)
         return ExitStatus.UNREADABLE, ""
     text = json.dumps(summary.to_json(), indent=2) if args.json else render_table(summary)
     return (ExitStatus.VALID if summary.all_valid else ExitStatus.INVALID), text + "\n"
