@@ -1,4 +1,4 @@
-"""The rule catalogue, generated from the rule table (`docs/rules.md`, `campaign-rules rules`)."""
+"""The rule catalogue, generated from the rule table (`campaign-rules rules`, the rule pages)."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ rule 3, `{error, message}`: no error key of spec 7.2 names it, so it has no rule
 
 
 def render_markdown() -> str:
-    """The catalogue as the Markdown page `docs/rules.md`."""
+    """The catalogue as a Markdown table, which `campaign-rules rules` prints."""
     rows = (
         f"| `{info.id}` | {info.stage} | `{info.key.value}` | {info.status} | {info.source} "
         f"| {_escape_cell(info.summary)} |\n"
