@@ -1,4 +1,4 @@
-"""The README's examples, run by Sybil (`tests/doc_examples.py`); docs/conftest.py runs the site's."""
+"""The README's examples, run by Sybil (`tests/doc_examples.py`); docs/conftest.py: the site's."""
 
 from importlib.util import find_spec
 

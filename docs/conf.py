@@ -12,6 +12,9 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE / "_ext"))
+# The site documents the source tree, as pure Python, whichever build is installed: a compiled
+# module's functions carry no source for the rule pages, nor their full signatures.
+sys.path.insert(0, str(HERE.parent / "src"))
 
 from campaign_rules import __version__ as release  # noqa: E402
 
@@ -36,6 +39,9 @@ html_theme = "furo"
 html_title = f"campaign-rules {release}"
 html_static_path = ["_static"]
 html_baseurl = "https://campaign-rules.readthedocs.io/en/latest/"
+# The search lists pages by title, without fetching each found page for a summary: a fetch that
+# a page opened from the disk (file:) may not make, and the browser tests open it so.
+html_show_search_summary = False
 
 # The API reference: the public modules' own docstrings, in the order the source gives them.
 autodoc_member_order = "bysource"

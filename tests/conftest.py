@@ -26,3 +26,6 @@ settings.register_profile(
     "mutation", derandomize=True, max_examples=50, deadline=None, database=None
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+# The headless browser (tests/browser.py): any test may ask for `browser_page`.
+from tests.browser import browser_page, chromium  # noqa: E402, F401

@@ -5,9 +5,9 @@
 - a `python` block runs, in order, in one namespace per page, from the repository's root;
 - a `console` block is a shell session: each `$ ` line runs in one bash process per block, from
   the repository's root, and the lines that follow it, up to the next `$ `, are its output. A
-  line `...` stands for any number of lines, and `...` in a line for any text. The commands are written with the set-up's
-  `.venv/bin/...`; when the tests run in another environment (CI's two builds), `.venv/bin/`
-  means that environment's `bin/`, so each build runs its own commands;
+  line `...` stands for any number of lines, and `...` in a line for any text. The commands are
+  written with the set-up's `.venv/bin/...`; when the tests run in another environment (CI's two
+  builds), `.venv/bin/` means that environment's `bin/`, so each build runs its own commands;
 - a `sh` block is shown, not run (a long run, a server, a set-up command: `.ci/run` runs the
   README's set-up commands, literally);
 - `% skip: next "reason"` (MyST) or `<!-- skip: next "reason" -->` (Markdown) skips the next

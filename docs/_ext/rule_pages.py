@@ -211,13 +211,11 @@ def rule_page(info: RuleInfo, rule: table.Rule[Any], known: dict[str, tuple[str,
 
 
 def _rule_list(ids: Iterable[str], by_id: dict[str, RuleInfo]) -> list[str]:
-    lines = ["| rule | error key | status | citation | requires |", "|---|---|---|---|---|"]
+    lines = ["| rule | error key | requires |", "|---|---|---|"]
     for rule_id in ids:
         info = by_id[rule_id]
-        lines.append(
-            f"| {{doc}}`{rule_id}` | {{ref}}`{info.key.value} <key-{info.key.value}>` | "
-            f"{info.status} | {info.source} | {info.summary} |"
-        )
+        key = info.key.value
+        lines.append(f"| {{doc}}`{rule_id}` | {{ref}}`{key} <key-{key}>` | {info.summary} |")
     return [*lines, ""]
 
 

@@ -71,16 +71,17 @@ def catalogue() -> tuple[RuleInfo, ...]:
 _HEADER = """\
 # Rule catalogue
 
-Generated from `src/campaign_rules/_rules/table.py` by `campaign-rules rules`; the
-documentation site has a page for each rule, with its decisions, its code and its cases. Stages: `create` rules run offline on every creation payload and on
-every merged update; `lookup` rules run when a `Directory` is given; `update` rules run on the
-change itself; `response` rules run on every response body a `parse_*` function reads, after
-the `error` rules for an error body; `request` rules check path parameters and headers
-(`check_contact_path`, `check_thread_path`, `check_idempotency_key`); `lifecycle` rules check a
-status change (`check_transition`); `idempotency` rules judge a request's fingerprint and its
-`Idempotency-Key`'s stored record (`request_fingerprint`, `decide_idempotency`); `rate` rules
-judge a request's rate (`RateLimiter.acquire`). Sources: "spec N" is a section of the service spec,
-"D-..." an entry of docs/decisions.md.
+Generated from `src/campaign_rules/_rules/table.py` by `campaign-rules rules`; the documentation
+site has a page for each rule, with its decisions, its code and its cases. Stages: `create` rules
+run offline on every creation payload and on every merged update; `lookup` rules run when a
+`Directory` is given; `update` rules run on the change itself; `response` rules run on every
+response body a `parse_*` function reads, after the `error` rules for an error body; `request` rules
+check path parameters and headers (`check_contact_path`, `check_thread_path`,
+`check_idempotency_key`); `lifecycle` rules check a status change (`check_transition`);
+`idempotency` rules judge a request's fingerprint and its `Idempotency-Key`'s stored record
+(`request_fingerprint`, `decide_idempotency`); `rate` rules judge a request's rate
+(`RateLimiter.acquire`). Sources: "spec N" is a section of the service spec, "D-..." an entry of
+docs/decisions.md.
 
 From a rule to its proof: the cases that make it fire and keep it silent are in
 `tests/cases/<rule>.json`, each citing its clause; its example tests are the class named after
