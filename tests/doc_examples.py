@@ -13,8 +13,8 @@
 - `% skip: next "reason"` (MyST) or `<!-- skip: next "reason" -->` (Markdown) skips the next
   block, which must say why.
 
-Sybil comes with the `docs` extra; without it, `tests/test_docs.py` reports these examples as
-skipped, naming the extra.
+Sybil comes with the `docs` extra; without it, each page's examples are one test, skipped,
+naming the extra (`without_sybil`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ".venv/bin/"
@@ -110,3 +113,27 @@ def sybil(markdown: str, patterns: list[str], excludes: list[str] = []) -> Any: 
         excludes=excludes,
         path=str(ROOT),
     )
+
+
+class _Skipped(pytest.Item):
+    def runtest(self) -> None:
+        pytest.skip("the docs extra is not installed: Sybil runs the examples of this page")
+
+
+class _PageWithoutSybil(pytest.File):
+    def collect(self) -> Iterator[pytest.Item]:
+        yield _Skipped.from_parent(self, name="examples")
+
+
+def without_sybil(patterns: list[str], excludes: list[str] = []) -> Callable[..., Any]:  # noqa: B006
+    """A `pytest_collect_file` hook: each page one test, skipped for want of Sybil."""
+
+    def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.File | None:
+        relative = file_path.relative_to(ROOT) if file_path.is_relative_to(ROOT) else None
+        if relative is None or not any(relative.match(p) for p in patterns):
+            return None
+        if any(relative.match(p) for p in excludes):
+            return None
+        return _PageWithoutSybil.from_parent(parent, path=file_path)
+
+    return pytest_collect_file

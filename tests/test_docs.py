@@ -17,6 +17,7 @@ tests are skipped, and say which.
 from __future__ import annotations
 
 import html
+import importlib.util
 import re
 import subprocess
 import sys
@@ -219,3 +220,44 @@ def test_the_search_finds_a_rule_by_its_id(site: Path, browser_page: BrowserPage
     links = [results.nth(n).get_attribute("href") or "" for n in range(results.count())]
     assert links[0].startswith(f"rules/{EXAMPLE_RULE}.html"), links
     assert_clean(browser_page)
+
+
+# The README's set-up commands, as CI reads them (scripts/readme_commands.py, .ci/run)
+
+
+def readme_commands_module() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "readme_commands", ROOT / "scripts" / "readme_commands.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ci_reads_the_two_set_up_commands_of_the_readme() -> None:
+    printed = subprocess.run(
+        [sys.executable, "scripts/readme_commands.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert len(printed) == 2
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in printed:
+        assert f"```sh\n{command}\n```" in readme
+    assert printed[0].endswith(".venv/bin/campaign-rules check examples/phone_call.json")
+    assert printed[1].endswith(".venv/bin/python -m pytest")
+    assert "docs" in printed[1]  # the whole suite: the site's build and examples too
+
+
+def test_a_readme_without_its_set_up_commands_is_refused() -> None:
+    module = readme_commands_module()
+    with pytest.raises(ValueError, match="no section"):
+        module.set_up_commands("# Title\n\n## Install\n\n```sh\npip install x\n```\n")
+    with pytest.raises(ValueError, match="one-line sh blocks"):
+        module.set_up_commands("## Set-up\n\n```sh\npip install x\n```\n\n## Next\n")
+    later = "## Set-up\n\n```sh\na\n```\n\n```sh\nb\n```\n\n## Later\n\n```sh\nc\n```\n"
+    assert module.set_up_commands(later) == ["a", "b"]
