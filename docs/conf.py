@@ -7,8 +7,11 @@ by `_ext/rule_pages.py` from the rule table, the decisions, the rule functions a
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
+
+from sphinx.application import Sphinx
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE / "_ext"))
@@ -63,3 +66,20 @@ nitpick_ignore_regex = [
 
 # Heading anchors as GitHub makes them, with the function the rule pages link with.
 myst_heading_slug_func = "rule_pages.slugify"
+
+
+# The docstrings write code as Markdown does, in single backquotes; in reStructuredText, which
+# autodoc reads, that is an italic "title reference". Shown as code instead (not a role's
+# :role:`target`, nor a link's `text <url>`_).
+_SINGLE_BACKQUOTES = re.compile(r"(?<![`:\w])`([^`\n]+)`(?![`_\w])")
+
+
+def _code_in_backquotes(
+    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    lines[:] = [_SINGLE_BACKQUOTES.sub(r"``\1``", line) for line in lines]
+
+
+def setup(app: Sphinx) -> None:
+    """Register the docstrings' code spans with autodoc."""
+    app.connect("autodoc-process-docstring", _code_in_backquotes)
