@@ -40,7 +40,8 @@ myst_heading_anchors = 3
 
 html_theme = "furo"
 html_title = f"campaign-rules {release}"
-html_static_path = ["_static"]
+# docs/_static holds the screenshot of an audit report, which the README shows.
+html_static_path = ["_static"] if (HERE / "_static").is_dir() else []
 html_baseurl = "https://campaign-rules.readthedocs.io/en/latest/"
 # The search lists pages by title, without fetching each found page for a summary: a fetch that
 # a page opened from the disk (file:) may not make, and the browser tests open it so.
