@@ -261,3 +261,42 @@ def test_a_readme_without_its_set_up_commands_is_refused() -> None:
         module.set_up_commands("## Set-up\n\n```sh\npip install x\n```\n\n## Next\n")
     later = "## Set-up\n\n```sh\na\n```\n\n```sh\nb\n```\n\n## Later\n\n```sh\nc\n```\n"
     assert module.set_up_commands(later) == ["a", "b"]
+
+
+# Commands as written: with the set-up's environment
+
+
+def shell_lines() -> list[tuple[str, str]]:
+    """Each command line of the `sh` and `console` blocks of the README and the site's pages."""
+    from docs.conftest import NOT_HERE, PAGES
+
+    pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
+    pages += [
+        page
+        for pattern in PAGES
+        for page in sorted(ROOT.glob(pattern))
+        if not any(page.relative_to(ROOT).match(skipped) for skipped in NOT_HERE)
+    ]
+    found = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for language, block in re.findall(r"^```(sh|console)\n(.*?)^```$", text, re.M | re.S):
+            for line in block.splitlines():
+                if language == "console" and not line.startswith("$ "):
+                    continue
+                found.append((str(page.relative_to(ROOT)), line.removeprefix("$ ")))
+    return found
+
+
+def test_every_command_runs_in_the_set_up_environment() -> None:
+    # A bare `python`, `pip` or `campaign-rules` is not on the PATH of a fresh clone: the
+    # set-up installs into .venv, so a command names .venv/bin/ (or makes its own venv).
+    lines = shell_lines()
+    assert len(lines) > 20
+    bare = re.compile(r"(?:^|&&|\||;|\$\()\s*(?:python|pip|campaign-rules)\b")
+    wrong = [(page, line) for page, line in lines if bare.search(line)]
+    assert wrong == []
+    assert bare.search("python benchmarks/audit.py")
+    assert bare.search("cat x | campaign-rules check -")
+    assert not bare.search(".venv/bin/python benchmarks/audit.py")
+    assert not bare.search("python3 -m venv .venv && .venv/bin/pip install -e .")
