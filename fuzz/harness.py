@@ -1,6 +1,6 @@
 """The atheris harness: the fuzzer's bytes, decoded as JSON, through every entry point.
 
-Run it from the repository root with `fuzz/run.sh` (see README). For each input that decodes
+Run it from the repository root with `fuzz/run.sh` (docs/testing.md). For each input that decodes
 as JSON, it checks what the library promises for any input (D-hostile-input, api-contract):
 
 - `validate_create` offline and with a directory, and `validate_update` offline and with a

@@ -47,7 +47,16 @@ PAGES = (
 # The top of the repository: a path that starts with one of these is a path of the repository.
 TOP = frozenset(path.name for path in ROOT.iterdir() if not path.name.startswith(".git"))
 # Written as a path, but made at run time (or by a tool) and never committed.
-MADE_AT_RUN_TIME = ("benchmarks/.data/", "mutants/", "fuzz/artifacts/", ".venv/", "schema/")
+MADE_AT_RUN_TIME = (
+    "benchmarks/.data/",
+    "mutants/",
+    "fuzz/artifacts/",
+    ".venv/",
+    "schema/",
+    "docs/_build/",  # the built site
+    "rules/index",  # the site's rule pages, which docs/_ext/rule_pages.py writes at build time
+    "rules/<",
+)
 
 TICKED = re.compile(r"`([^`\n]+)`")
 DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?")

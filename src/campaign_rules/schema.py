@@ -5,7 +5,7 @@ verdicts as `validate_create` offline, but for the exceptions listed in D-json-s
 `openapi()` is the OpenAPI 3.1 document of the whole interface: the three operations, their
 parameters, headers and security scheme, and every response with its exact body (D-openapi).
 `catalogue()` lists every rule with its id, error key, HTTP status, source and summary, as
-`campaign-rules rules` and `docs/rules.md` show it.
+`campaign-rules rules` and the rule pages of the documentation site show it.
 """
 
 from __future__ import annotations

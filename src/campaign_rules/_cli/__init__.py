@@ -156,7 +156,7 @@ def _parser() -> tuple[
         "rules",
         help="print the rule catalogue as a Markdown table",
         description="Print the rule catalogue: every rule's id, stage, error key, HTTP status, "
-        "source and summary, as the Markdown page docs/rules.md of the repository.",
+        "source and summary, as a Markdown table.",
     )
     audit.add_parser(commands)
     commands.add_parser(

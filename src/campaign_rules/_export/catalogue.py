@@ -1,4 +1,4 @@
-"""The rule catalogue, generated from the rule table (`docs/rules.md`, `campaign-rules rules`)."""
+"""The rule catalogue, generated from the rule table (`campaign-rules rules`, the rule pages)."""
 
 from __future__ import annotations
 
@@ -71,16 +71,17 @@ def catalogue() -> tuple[RuleInfo, ...]:
 _HEADER = """\
 # Rule catalogue
 
-Generated from `src/campaign_rules/_rules/table.py` by `campaign-rules rules`; a test fails
-when this page is stale. Stages: `create` rules run offline on every creation payload and on
-every merged update; `lookup` rules run when a `Directory` is given; `update` rules run on the
-change itself; `response` rules run on every response body a `parse_*` function reads, after
-the `error` rules for an error body; `request` rules check path parameters and headers
-(`check_contact_path`, `check_thread_path`, `check_idempotency_key`); `lifecycle` rules check a
-status change (`check_transition`); `idempotency` rules judge a request's fingerprint and its
-`Idempotency-Key`'s stored record (`request_fingerprint`, `decide_idempotency`); `rate` rules
-judge a request's rate (`RateLimiter.acquire`). Sources: "spec N" is a section of the service spec,
-"D-..." an entry of [decisions.md](decisions.md).
+Generated from `src/campaign_rules/_rules/table.py` by `campaign-rules rules`; the documentation
+site has a page for each rule, with its decisions, its code and its cases. Stages: `create` rules
+run offline on every creation payload and on every merged update; `lookup` rules run when a
+`Directory` is given; `update` rules run on the change itself; `response` rules run on every
+response body a `parse_*` function reads, after the `error` rules for an error body; `request` rules
+check path parameters and headers (`check_contact_path`, `check_thread_path`,
+`check_idempotency_key`); `lifecycle` rules check a status change (`check_transition`);
+`idempotency` rules judge a request's fingerprint and its `Idempotency-Key`'s stored record
+(`request_fingerprint`, `decide_idempotency`); `rate` rules judge a request's rate
+(`RateLimiter.acquire`). Sources: "spec N" is a section of the service spec, "D-..." an entry of
+docs/decisions.md.
 
 From a rule to its proof: the cases that make it fire and keep it silent are in
 `tests/cases/<rule>.json`, each citing its clause; its example tests are the class named after
@@ -115,7 +116,7 @@ rule 3, `{error, message}`: no error key of spec 7.2 names it, so it has no rule
 
 
 def render_markdown() -> str:
-    """The catalogue as the Markdown page `docs/rules.md`."""
+    """The catalogue as a Markdown table, which `campaign-rules rules` prints."""
     rows = (
         f"| `{info.id}` | {info.stage} | `{info.key.value}` | {info.status} | {info.source} "
         f"| {_escape_cell(info.summary)} |\n"

@@ -1,7 +1,7 @@
 """The rule table: every rule's id, error key, source, summary and function.
 
 Declared once, here. The runner takes the key and the id of each violation from this table,
-and the catalogue (`campaign_rules.schema.catalogue()`, `campaign-rules rules`, `docs/rules.md`) is
+and the catalogue (`campaign_rules.schema.catalogue()`, `campaign-rules rules`, the rule pages of the docs) is
 generated from it. Rules run in table order. A source is a section of the spec ("spec 2.4
 rule 3"), the api-contract, or a decision of `docs/decisions.md` ("D-time-format").
 """

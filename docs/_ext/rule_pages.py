@@ -1,0 +1,359 @@
+"""A page for every rule of the rule table, generated when the site is built (D-docs-site).
+
+Each page under `rules/` is derived, never written by hand: the id, error key, status and
+citation from the rule table (`campaign_rules.schema.catalogue()` and
+`campaign_rules._rules.table`), the text of each decision it cites from `docs/decisions.md`, the
+rule function's source from `src/`, and the cases that prove it from `tests/cases/<id>.json`.
+Three index pages lead to them: by spec section (the catalogue), by decision and by error key.
+
+The pages are written into `docs/rules/` (ignored by git) when the builder starts, and only
+when their text changed, so that an incremental build rebuilds what changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+from campaign_rules._export.catalogue import _OTHER_CHECKS, _OTHER_HEADER, _escape_cell
+from campaign_rules._rules import table
+from campaign_rules.schema import RuleInfo, catalogue
+
+ROOT = Path(__file__).resolve().parents[2]
+DECISIONS = ROOT / "docs" / "decisions.md"
+CASES = ROOT / "tests" / "cases"
+SOURCE = ROOT / "src"
+OUT = "rules"
+
+_DECISION = re.compile(r"D-[a-z]+(?:-[a-z]+)*")
+_SECTION = re.compile(r"(\d+)(?:\.(\d+))?(?:-(\d+)(?:\.(\d+))?)?")
+
+
+def slugify(text: str) -> str:
+    """The anchor of a heading, as GitHub makes it; the site's MyST uses the same function."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def decisions() -> dict[str, tuple[str, str]]:
+    """Every decision of `docs/decisions.md` by id: its heading and its text."""
+    found: dict[str, tuple[str, str]] = {}
+    parts = re.split(r"^## ", DECISIONS.read_text(encoding="utf-8"), flags=re.M)
+    for part in parts[1:]:
+        heading, _, text = part.partition("\n")
+        match = _DECISION.match(heading)
+        if match and heading[match.end() :].startswith(":"):
+            found[match.group()] = (heading.strip(), text.strip())
+    return found
+
+
+def cited_decisions(source: str) -> list[str]:
+    """The decisions a rule's source cites, in order."""
+    return list(dict.fromkeys(_DECISION.findall(source)))
+
+
+def cited_sections(source: str) -> list[str]:
+    """The spec sections a rule's source cites ("2.1", "4.1"), ranges spelt out, in order."""
+    found: list[str] = []
+    for clause in re.findall(r"spec ([^;]*)", source):
+        for item in clause.split(","):
+            match = _SECTION.match(item.strip())
+            if match is None:
+                continue
+            major, minor, end_major, end_minor = match.groups()
+            if end_minor is not None and minor is not None and end_major == major:
+                found += [f"{major}.{n}" for n in range(int(minor), int(end_minor) + 1)]
+            elif end_major is not None and minor is None:
+                found += [str(n) for n in range(int(major), int(end_major) + 1)]
+            else:
+                found.append(major if minor is None else f"{major}.{minor}")
+    return list(dict.fromkeys(found))
+
+
+def _section_order(section: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in section.split("."))
+
+
+def table_rules() -> dict[str, table.Rule[Any]]:
+    """Every rule of every table in `_rules/table.py` by id, found by type."""
+    return {
+        rule.id: rule
+        for value in vars(table).values()
+        if isinstance(value, tuple)
+        for rule in value
+        if isinstance(rule, table.Rule)
+    }
+
+
+def function_source(rule: table.Rule[Any]) -> tuple[str, str]:
+    """The path (from the repository's root) and the source text of a rule's function.
+
+    Read from the source tree, so that it is the same for the compiled build, whose functions
+    have no source to inspect.
+    """
+    module = rule.check.__module__
+    path = SOURCE.joinpath(*module.split(".")).with_suffix(".py")
+    text = path.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == rule.check.__name__:
+            segment = ast.get_source_segment(text, node)
+            if segment is not None:
+                return str(path.relative_to(ROOT)), segment
+    raise LookupError(f"no function {rule.check.__name__} in {path}")
+
+
+def _fence(text: str, language: str) -> str:
+    ticks = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`+", text))])
+    return f"{ticks}{language}\n{text}\n{ticks}"
+
+
+def _code(text: str) -> str:
+    ticks = "``" if "`" in text else "`"
+    return f"{ticks}{text}{ticks}"
+
+
+def _case_input(case: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in case.items() if k not in {"title", "violations", "xfail"}}
+
+
+def _render_case(case: dict[str, Any]) -> Iterator[str]:
+    yield f"#### {case['title']}"
+    yield ""
+    if "xfail" in case:
+        yield f"A known defect of the library, expected to fail until it is fixed: {case['xfail']}"
+        yield ""
+    given = _case_input(case)
+    try:  # NaN and infinities are not JSON: shown as Python writes them, not highlighted
+        json.dumps(given, allow_nan=False)
+        language = "json"
+    except ValueError:
+        language = "text"
+    yield _fence(json.dumps(given, indent=2, ensure_ascii=False), language)
+    yield ""
+    if case["violations"]:
+        yield "| rule | error key | field |"
+        yield "|---|---|---|"
+        for rule_id, key, field in case["violations"]:
+            field_text = "(none)" if field is None else _code(field)
+            yield f"| {{doc}}`{rule_id}` | `{key}` | {field_text} |"
+    else:
+        yield "No violation: accepted."
+    yield ""
+
+
+def rule_page(info: RuleInfo, rule: table.Rule[Any], known: dict[str, tuple[str, str]]) -> str:
+    """The page of one rule."""
+    lines = [
+        f"# {info.id}",
+        "",
+        info.summary,
+        "",
+        "| | |",
+        "|---|---|",
+        f"| Rule id | `{info.id}` |",
+        f"| Error key | {{ref}}`{info.key.value} <key-{info.key.value}>` |",
+        f"| HTTP status | {info.status} |",
+        f"| Stage | {info.stage} |",
+        f"| Citation | {info.source} |",
+        "",
+    ]
+    cited = cited_decisions(info.source)
+    if cited:
+        lines += ["## The decisions it rests on", ""]
+        for name in cited:
+            heading, text = known[name]
+            lines += [
+                f"### {heading}",
+                "",
+                f"From [the decisions](../decisions.md#{slugify(heading)}).",
+                "",
+                text,
+                "",
+            ]
+    path, source = function_source(rule)
+    lines += [
+        "## The code",
+        "",
+        f"`{rule.check.__name__}` in `{path}`:",
+        "",
+        _fence(source, "python"),
+        "",
+    ]
+    case_path = CASES / f"{info.id}.json"
+    lines += ["## The cases that prove it", ""]
+    document = json.loads(case_path.read_text(encoding="utf-8"))
+    lines += [
+        f"From `tests/cases/{info.id}.json`, which cites: {document['cites']}",
+        "",
+        "Each case builds one input and gives the exact violations it must yield, in order; "
+        "`tests/test_cases.py` runs them all. `base` names a valid body of `tests/support.py` "
+        "(or of `tests/response_support.py` for a response), changed by `set` and `drop`.",
+        "",
+    ]
+    accepted = [case for case in document["cases"] if not case["violations"]]
+    refused = [case for case in document["cases"] if case["violations"]]
+    for title, cases in (("Accepted", accepted), ("Refused", refused)):
+        lines += [f"### {title} ({len(cases)})", ""]
+        for case in cases:
+            lines += _render_case(case)
+        if not cases:
+            lines += ["None.", ""]
+    return "\n".join(lines)
+
+
+def _rule_list(ids: Iterable[str], by_id: dict[str, RuleInfo]) -> list[str]:
+    lines = ["| rule | error key | requires |", "|---|---|---|"]
+    for rule_id in ids:
+        info = by_id[rule_id]
+        key = info.key.value
+        lines.append(f"| {{doc}}`{rule_id}` | {{ref}}`{key} <key-{key}>` | {info.summary} |")
+    return [*lines, ""]
+
+
+def index_page(infos: tuple[RuleInfo, ...]) -> str:
+    """The catalogue: every rule, grouped by the spec section it cites."""
+    by_id = {info.id: info for info in infos}
+    sections: dict[str, list[str]] = defaultdict(list)
+    unsectioned: list[str] = []
+    for info in infos:
+        cited = cited_sections(info.source)
+        for section in cited:
+            sections[section].append(info.id)
+        if not cited:
+            unsectioned.append(info.id)
+    lines = [
+        "# The rules",
+        "",
+        f"Every rule the library runs, {len(infos)} in all, generated from the rule table "
+        "(`src/campaign_rules/_rules/table.py`) when this site is built. A rule that cites "
+        "several sections of the service's spec is listed under each. Each rule's page shows "
+        "its error key, status and citation, the text of the decisions it rests on, its code, "
+        "and the cases that prove it.",
+        "",
+        "Stages: `create` rules run offline on every creation body and on every merged update; "
+        "`lookup` rules run when a `Directory` is given; `update` rules run on the change; "
+        "`response` rules run on every response body a `parse_*` function reads, after the "
+        "`error` rules for an error body; `request` rules check path parameters and headers; "
+        "`lifecycle` rules check a status change; `idempotency` rules judge a request's "
+        "fingerprint and its `Idempotency-Key`; `rate` rules judge a request's rate. "
+        "The same catalogue, as a table, is the output of `campaign-rules rules`.",
+        "",
+        "Other ways in: {doc}`by-decision` and {doc}`by-key`.",
+        "",
+        "```{toctree}",
+        ":hidden:",
+        "",
+        "by-decision",
+        "by-key",
+        *(info.id for info in infos),
+        "```",
+        "",
+    ]
+    for section in sorted(sections, key=_section_order):
+        lines += [f"## Spec section {section}", "", *_rule_list(sections[section], by_id)]
+    lines += [_OTHER_HEADER.strip(), ""]
+    lines += [f"| {' | '.join(map(_escape_cell, check))} |" for check in _OTHER_CHECKS]
+    lines.append("")
+    if unsectioned:
+        lines += [
+            "## Rules that rest on a decision only",
+            "",
+            "Points the spec leaves open, which the library settles (see {doc}`by-decision`).",
+            "",
+            *_rule_list(unsectioned, by_id),
+        ]
+    return "\n".join(lines)
+
+
+def decision_index(infos: tuple[RuleInfo, ...], known: dict[str, tuple[str, str]]) -> str:
+    """From each decision to the rules that cite it."""
+    by_id = {info.id: info for info in infos}
+    citing: dict[str, list[str]] = defaultdict(list)
+    contract: list[str] = []
+    for info in infos:
+        for name in cited_decisions(info.source):
+            citing[name].append(info.id)
+        if "api-contract" in info.source:
+            contract.append(info.id)
+    lines = [
+        "# Rules by decision",
+        "",
+        "Each decision of {doc}`../decisions` that a rule cites, with the rules that cite it. "
+        "Decisions that no rule cites settle how the library behaves elsewhere.",
+        "",
+    ]
+    for name, (heading, _) in known.items():
+        lines += [f"## {heading}", ""]
+        lines += [f"[Read the decision](../decisions.md#{slugify(heading)}).", ""]
+        if citing[name]:
+            lines += _rule_list(citing[name], by_id)
+        else:
+            lines += ["No rule cites it.", ""]
+    lines += ["## The API contract", "", *_rule_list(contract, by_id)]
+    return "\n".join(lines)
+
+
+def key_index(infos: tuple[RuleInfo, ...]) -> str:
+    """From each error key to the rules that give it."""
+    by_id = {info.id: info for info in infos}
+    giving: dict[str, list[str]] = defaultdict(list)
+    for info in infos:
+        giving[info.key.value].append(info.id)
+    lines = [
+        "# Rules by error key",
+        "",
+        "Each error key of the service's spec (section 7.2) that a rule gives, with its HTTP "
+        "status and the rules that give it.",
+        "",
+    ]
+    for key in sorted(giving):
+        status = by_id[giving[key][0]].status
+        lines += [f"(key-{key})=", f"## `{key}` ({status})", "", *_rule_list(giving[key], by_id)]
+    return "\n".join(lines)
+
+
+def pages() -> dict[str, str]:
+    """Every generated page, by its path under `rules/`."""
+    infos = catalogue()
+    known = decisions()
+    rules = table_rules()
+    generated = {
+        "index.md": index_page(infos),
+        "by-decision.md": decision_index(infos, known),
+        "by-key.md": key_index(infos),
+    }
+    for info in infos:
+        generated[f"{info.id}.md"] = rule_page(info, rules[info.id], known)
+    return generated
+
+
+def write_pages(app: Sphinx) -> None:
+    """Write the pages into the source directory, each only when its text changed."""
+    out = Path(app.srcdir) / OUT
+    out.mkdir(exist_ok=True)
+    generated = pages()
+    for stale in out.glob("*.md"):
+        if stale.name not in generated:
+            stale.unlink()
+    for name, text in generated.items():
+        path = out / name
+        # A lone surrogate (a hostile case) cannot be written as UTF-8: it stays escaped.
+        text = re.sub("[\ud800-\udfff]", lambda match: f"\\u{ord(match.group()):04x}", text)
+        text += "\n"
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the generator with Sphinx."""
+    app.connect("builder-inited", write_pages)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

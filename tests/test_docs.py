@@ -1,0 +1,302 @@
+"""The documentation site, tested like code (D-docs-site).
+
+- It builds with `sphinx-build -W --keep-going -n`: every warning, a broken reference included,
+  fails the build.
+- Every rule of the table has its generated page, with its key, citation, decisions, code and
+  cases, and the three indexes lead to it.
+- It renders in a headless Chromium (`tests/browser.py`): the index, a rule page and the API
+  reference, with no console error and no request that leaves the machine; its search finds a
+  rule by its id.
+- Sybil runs the examples of its pages and of the README (`tests/doc_examples.py`); the shell
+  sessions' runner is tested here too.
+
+The build needs the `docs` extra, the browser Debian's `chromium` package; without them these
+tests are skipped, and say which.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campaign_rules.schema import catalogue
+from tests.browser import BrowserPage
+from tests.doc_examples import ROOT, console_commands, output_pattern, run_console
+
+DOCS = ROOT / "docs"
+EXAMPLE_RULE = "retries.within_bounds"
+
+
+def needs_the_docs_extra() -> None:
+    for module in ("sphinx", "myst_parser", "furo", "sybil"):
+        pytest.importorskip(module, reason=f"the docs extra is not installed (no {module})")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built strictly into a temporary directory; its HTML directory."""
+    needs_the_docs_extra()
+    out = tmp_path_factory.mktemp("site")
+    built = subprocess.run(
+        [
+            *(sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q"),
+            *("-b", "html", "-d", str(out / "doctrees"), str(DOCS), str(out / "html")),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr
+    assert built.stderr == "", built.stderr
+    return out / "html"
+
+
+def text_of(page: Path) -> str:
+    """A built page's text, without its tags, entities decoded, quotes straight again."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
+    return text.translate(str.maketrans("‘’“”", "''\"\""))
+
+
+def shows(text: str, markdown: str) -> bool:
+    """Whether a page's text shows the first ten words of some Markdown, as rendered."""
+    return re.search(r"\W+".join(re.findall(r"\w+", markdown)[:10]), text) is not None
+
+
+# The build and the generated pages
+
+
+def test_every_rule_has_a_page_with_its_decisions_code_and_cases(site: Path) -> None:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from rule_pages import cited_decisions, decisions, table_rules
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    known = decisions()
+    rules = table_rules()
+    infos = catalogue()
+    assert len(infos) == len(rules) > 60
+    for info in infos:
+        text = text_of(site / "rules" / f"{info.id}.html")
+        assert info.key.value in text, info.id
+        assert info.source in text, info.id
+        assert f"def {rules[info.id].check.__name__}(" in text, info.id
+        assert f"tests/cases/{info.id}.json" in text, info.id
+        assert "Accepted (" in text, info.id
+        assert "Refused (" in text, info.id
+        for name in cited_decisions(info.source):
+            heading, decision = known[name]
+            assert shows(text, heading), (info.id, name)
+            assert shows(text, decision), (info.id, name)
+
+
+def test_the_indexes_lead_to_every_rule(site: Path) -> None:
+    for index in ("index", "by-decision", "by-key"):
+        page = (site / "rules" / f"{index}.html").read_text(encoding="utf-8")
+        linked = set(re.findall(r'href="([\w.]+)\.html', page))
+        missing = {info.id for info in catalogue()} - linked
+        assert not missing, (index, missing)
+
+
+def test_a_rule_page_shows_a_refused_case_with_its_violation(site: Path) -> None:
+    text = text_of(site / "rules" / f"{EXAMPLE_RULE}.html")
+    refused = text[text.index("Refused (") :]
+    assert "6 is above the bound" in refused
+    assert f"{EXAMPLE_RULE}INVALID_REQUESTretries" in re.sub(r"\s+", "", refused)
+    accepted = text[text.index("Accepted (") : text.index("Refused (")]
+    assert "5, the upper bound, is accepted" in accepted
+    assert "No violation: accepted." in accepted
+
+
+def test_spec_sections_are_read_from_the_citations() -> None:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from rule_pages import cited_decisions, cited_sections
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    cited = "spec 2.2-2.6, 4.1 rule 3, 5; D-tolerant-reading, D-integral-floats"
+    assert cited_sections(cited) == ["2.2", "2.3", "2.4", "2.5", "2.6", "4.1", "5"]
+    assert cited_decisions(cited) == ["D-tolerant-reading", "D-integral-floats"]
+    assert cited_sections("D-blank-name") == []
+
+
+# The runner of the shell sessions
+
+
+def test_a_console_block_is_split_into_commands_and_their_output() -> None:
+    block = "$ echo one\none\n$ echo $?\n0\n"
+    assert console_commands(block) == [("echo one", ["one"]), ("echo $?", ["0"])]
+    with pytest.raises(ValueError, match="output before the first command"):
+        console_commands("stray\n$ true\n")
+
+
+def test_an_ellipsis_stands_for_lines_or_text() -> None:
+    pattern = output_pattern(["first", "...", "last (...)"])
+    assert pattern.fullmatch("first\nlast (pure Python)\n")
+    assert pattern.fullmatch("first\n2\n3\nlast (x)\n")
+    assert not pattern.fullmatch("first\nlast\n")
+
+
+def test_a_console_block_fails_when_its_output_differs() -> None:
+    assert run_console("$ printf 'a\\nb\\n'\na\nb\n") is None
+    assert run_console("$ false\n$ echo $?\n1\n") is None
+    failure = run_console("$ echo 2\n3\n")
+    assert failure is not None
+    assert "expected:\n3\ngot:\n2\n" in failure
+
+
+def test_sybil_collects_the_examples_of_the_readme_and_the_site() -> None:
+    needs_the_docs_extra()
+    collected = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"),
+            *("README.md", "docs/getting-started.md", "docs/guides/server-checks.md"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    items = collected.stdout.splitlines()
+    for page in ("README.md", "docs/getting-started.md", "docs/guides/server-checks.md"):
+        assert any(item.startswith(f"{page}::line:") for item in items), (page, items)
+
+
+# In a headless Chromium
+
+
+def visit(browser_page: BrowserPage, page: Path) -> Any:
+    browser_page.page.goto(page.as_uri())
+    browser_page.page.wait_for_load_state("load")
+    return browser_page.page
+
+
+def assert_clean(browser_page: BrowserPage) -> None:
+    assert browser_page.errors == []
+    assert browser_page.external_requests == []
+
+
+def test_the_index_renders(site: Path, browser_page: BrowserPage) -> None:
+    page = visit(browser_page, site / "index.html")
+    assert page.locator("h1").first.inner_text().startswith("campaign-rules")
+    assert page.locator("a", has_text="Getting started").first.is_visible()
+    assert page.locator("a", has_text="The rules").first.is_visible()
+    assert_clean(browser_page)
+
+
+def test_a_rule_page_renders(site: Path, browser_page: BrowserPage) -> None:
+    page = visit(browser_page, site / "rules" / f"{EXAMPLE_RULE}.html")
+    assert page.locator("h1").first.inner_text().startswith(EXAMPLE_RULE)
+    code = page.locator("div.highlight-python pre").first
+    assert code.is_visible()
+    assert "def retries_within_bounds(" in code.inner_text()
+    assert page.locator("h3", has_text="Refused").first.is_visible()
+    assert_clean(browser_page)
+
+
+def test_the_api_reference_renders(site: Path, browser_page: BrowserPage) -> None:
+    page = visit(browser_page, site / "api.html")
+    entry = page.locator('[id="campaign_rules.validate_create"]')
+    assert entry.is_visible()
+    assert "validate_create" in entry.inner_text()
+    assert page.locator('[id="campaign_rules.rate.RateLimiter"]').is_visible()
+    assert_clean(browser_page)
+
+
+def test_the_search_finds_a_rule_by_its_id(site: Path, browser_page: BrowserPage) -> None:
+    page = browser_page.page
+    page.goto(f"{(site / 'search.html').as_uri()}?q={EXAMPLE_RULE}")
+    results = page.locator("ul.search li a")
+    results.first.wait_for(timeout=15_000)
+    links = [results.nth(n).get_attribute("href") or "" for n in range(results.count())]
+    assert links[0].startswith(f"rules/{EXAMPLE_RULE}.html"), links
+    assert_clean(browser_page)
+
+
+# The README's set-up commands, as CI reads them (scripts/readme_commands.py, .ci/run)
+
+
+def readme_commands_module() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "readme_commands", ROOT / "scripts" / "readme_commands.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ci_reads_the_two_set_up_commands_of_the_readme() -> None:
+    printed = subprocess.run(
+        [sys.executable, "scripts/readme_commands.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert len(printed) == 2
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in printed:
+        assert f"```sh\n{command}\n```" in readme
+    assert printed[0].endswith(".venv/bin/campaign-rules check examples/phone_call.json")
+    assert printed[1].endswith(".venv/bin/python -m pytest")
+    assert "docs" in printed[1]  # the whole suite: the site's build and examples too
+
+
+def test_a_readme_without_its_set_up_commands_is_refused() -> None:
+    module = readme_commands_module()
+    with pytest.raises(ValueError, match="no section"):
+        module.set_up_commands("# Title\n\n## Install\n\n```sh\npip install x\n```\n")
+    with pytest.raises(ValueError, match="one-line sh blocks"):
+        module.set_up_commands("## Set-up\n\n```sh\npip install x\n```\n\n## Next\n")
+    later = "## Set-up\n\n```sh\na\n```\n\n```sh\nb\n```\n\n## Later\n\n```sh\nc\n```\n"
+    assert module.set_up_commands(later) == ["a", "b"]
+
+
+# Commands as written: with the set-up's environment
+
+
+def shell_lines() -> list[tuple[str, str]]:
+    """Each command line of the `sh` and `console` blocks of the README and the site's pages."""
+    from docs.conftest import NOT_HERE, PAGES
+
+    pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
+    pages += [
+        page
+        for pattern in PAGES
+        for page in sorted(ROOT.glob(pattern))
+        if not any(page.relative_to(ROOT).match(skipped) for skipped in NOT_HERE)
+    ]
+    found = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for language, block in re.findall(r"^```(sh|console)\n(.*?)^```$", text, re.M | re.S):
+            for line in block.splitlines():
+                if language == "console" and not line.startswith("$ "):
+                    continue
+                found.append((str(page.relative_to(ROOT)), line.removeprefix("$ ")))
+    return found
+
+
+def test_every_command_runs_in_the_set_up_environment() -> None:
+    # A bare `python`, `pip` or `campaign-rules` is not on the PATH of a fresh clone: the
+    # set-up installs into .venv, so a command names .venv/bin/ (or makes its own venv).
+    lines = shell_lines()
+    assert len(lines) > 20
+    bare = re.compile(r"(?:^|&&|\||;|\$\()\s*(?:python|pip|campaign-rules)\b")
+    wrong = [(page, line) for page, line in lines if bare.search(line)]
+    assert wrong == []
+    assert bare.search("python benchmarks/audit.py")
+    assert bare.search("cat x | campaign-rules check -")
+    assert not bare.search(".venv/bin/python benchmarks/audit.py")
+    assert not bare.search("python3 -m venv .venv && .venv/bin/pip install -e .")
