@@ -128,6 +128,13 @@ def resolves_dotted(name: str) -> bool:
     return False
 
 
+def module_source(module: str) -> str:
+    """The source of a module of the package, read from `src/`: a compiled build has none."""
+    path = PACKAGE.joinpath(*module.split(".")[1:])
+    file = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    return file.read_text(encoding="utf-8")
+
+
 def has_attribute(value: object, name: str) -> bool:
     with warnings.catch_warnings():
         # A name the root keeps only for 0.1.0's users warns: prose names its new home.
@@ -147,7 +154,7 @@ def has_attribute(value: object, name: str) -> bool:
         if name in getattr(base, "__annotations__", {}) or name in getattr(base, "__slots__", ()):
             return True
         if base.__module__.startswith("campaign_rules") and re.search(
-            rf"\bself\.{name}\b\s*[:=]", inspect.getsource(base)
+            rf"\bself\.{name}\b\s*[:=]", module_source(base.__module__)
         ):
             return True
     return False
