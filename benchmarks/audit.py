@@ -138,10 +138,17 @@ class ChildPeaks:
 
 
 def measure(mode: str, jobs: int, files: list[str]) -> dict[str, Any]:
-    """Run one measurement here; what it found, as JSON data."""
+    """Run one measurement here; what it found, as JSON data.
+
+    `audit-stdlib` is `audit` with the fast JSON decoder made impossible to import, so that the
+    audit decodes with the standard library's (D-audit-fast-decoder).
+    """
+    if mode == "audit-stdlib":
+        sys.modules["msgspec"] = None  # type: ignore[assignment]
+        mode = "audit"
     from campaign_rules import validate_create
 
-    summary = None
+    summary, cpu_seconds = None, None
     with ChildPeaks() as children:
         if mode == "ceiling":
             seconds, records = 0.0, 0
@@ -162,10 +169,12 @@ def measure(mode: str, jobs: int, files: list[str]) -> dict[str, Any]:
             from campaign_rules._cli import main
 
             out = io.StringIO()
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             with contextlib.redirect_stdout(out):
                 main(["audit", "--json", "--jobs", str(jobs), *files])
             seconds = time.perf_counter() - start
+            # This process's CPU time: with 1 job, the audit's own, whatever else runs.
+            cpu_seconds = time.process_time() - cpu
             summary = json.loads(out.getvalue())
             records = summary["records"]
         else:
@@ -173,6 +182,7 @@ def measure(mode: str, jobs: int, files: list[str]) -> dict[str, Any]:
         children.sample()
     return {
         "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
         "records": records,
         "summary": summary,
         "main_kib": _peak_kib(),

@@ -1,6 +1,6 @@
 """How fast could a pure-Python `validate_create` of this design be? A floor, beside pydantic.
 
-    python benchmarks/floor.py [--size N] [--rounds R] [--seed S]
+    python benchmarks/floor.py [--size N] [--rounds R] [--seed S] [--corpus small]
 
 `build_only` does, for a valid payload, a part of the work that a pure-Python implementation
 of the issue's design (fresh frozen attrs value objects, rules as functions in a table) does:
@@ -22,6 +22,12 @@ the rules costs before any rule looks at anything. On a valid payload, `build_on
 `empty_rules` add up: a validator built as the issue asks costs at least their sum, plus the
 real checks; on an invalid one, at least `visit_all` and `empty_rules`.
 
+`value_objects` (issue 22) is the value part of the compiled build as it is: `build_campaign`
+(the frozen attrs objects, their slots filled from compiled code, D-compiled-build) on the
+payload's `Document`, made before the timing; `reading` is making that `Document` (every
+object in force read once, its times parsed). On the compiled build a valid payload costs at
+least `reading`, `value_objects` and `empty_rules`, before any check and any result.
+
 Before timing, `build_only` must build, for every valid corpus payload, a value equal to the
 one `validate_create` builds; a difference stops the run. The rounds interleave the
 contenders as `run.py` does, and the ratios are taken within each round.
@@ -40,7 +46,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-from benchmarks.corpus import make_corpus  # noqa: E402
+from benchmarks.corpus import SHAPES, make_corpus  # noqa: E402
 from benchmarks.run import print_set, time_rounds  # noqa: E402
 from campaign_rules import (  # noqa: E402
     CampaignCreate,
@@ -52,6 +58,8 @@ from campaign_rules import (  # noqa: E402
     Violation,
     validate_create,
 )
+from campaign_rules._campaign.build import build_campaign  # noqa: E402
+from campaign_rules._campaign.document import Document  # noqa: E402
 from campaign_rules._rules.runner import collect_violations  # noqa: E402
 from campaign_rules._rules.table import CREATE_RULES, Rule  # noqa: E402
 
@@ -129,6 +137,20 @@ def empty_rules(payload: object) -> list[Violation]:
     return found
 
 
+# The Document of each valid payload, made before the timing, by the payload's id.
+_DOCUMENTS: dict[int, Document] = {}
+
+
+def value_objects(payload: object) -> CampaignCreate:
+    """`validate_create`'s value of a valid payload, built from its ready `Document`."""
+    return build_campaign(_DOCUMENTS[id(payload)])
+
+
+def reading(payload: object) -> Document:
+    """The `Document` of `payload`: what `validate_create` reads before any rule runs."""
+    return Document(payload)
+
+
 def visit_all(payload: object) -> int:
     """Look at every value of `payload` once: the least reading that can find every violation."""
     pending = [payload]
@@ -149,22 +171,29 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=500, help="payloads in each set")
     parser.add_argument("--rounds", type=int, default=15, help="timed rounds")
     parser.add_argument("--seed", type=int, default=20261122, help="corpus seed")
+    parser.add_argument("--corpus", choices=SHAPES, default="realistic", help="corpus shape")
     args = parser.parse_args()
 
     from benchmarks.peers import pydantic_rules  # the bench extra's; the parts above need none
 
-    corpus = make_corpus(args.seed, args.size)
+    corpus = make_corpus(args.seed, args.size, SHAPES[args.corpus])
     for index, payload in enumerate(corpus.valid):
-        if build_only(payload) != validate_create(payload).value:
+        _DOCUMENTS[id(payload)] = Document(payload)
+        if not build_only(payload) == value_objects(payload) == validate_create(payload).value:
             print(f"build_only and validate_create build different values for payload {index}")
             return 1
 
-    print(f"seed {args.seed}, {args.size} payloads in each set, {args.rounds} rounds")
+    print(
+        f"{args.corpus} corpus, seed {args.seed}, {args.size} payloads in each set,"
+        f" {args.rounds} rounds"
+    )
     valid = time_rounds(
         corpus.valid,
         {
             "pydantic": pydantic_rules.validate,
             "build_only": build_only,  # type: ignore[dict-item]
+            "value_objects": value_objects,
+            "reading": reading,
             "visit_all": visit_all,
             "empty_rules": empty_rules,
             "campaign_rules": validate_create,
@@ -175,6 +204,7 @@ def main() -> int:
         [payload for payload, _ in corpus.invalid],
         {
             "pydantic": pydantic_rules.validate,
+            "reading": reading,
             "visit_all": visit_all,
             "empty_rules": empty_rules,
             "campaign_rules": validate_create,

@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import campaign_rules  # noqa: E402
-from benchmarks.corpus import make_corpus  # noqa: E402
+from benchmarks.corpus import SHAPES, make_corpus  # noqa: E402
 from benchmarks.run import ns_per_payload  # noqa: E402
 from campaign_rules import (  # noqa: E402
     CampaignCreate,
@@ -61,11 +61,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=500, help="payloads in each set")
     parser.add_argument("--seed", type=int, default=20261122, help="corpus seed")
+    parser.add_argument("--corpus", choices=SHAPES, default="realistic", help="corpus shape")
     args = parser.parse_args()
 
     from benchmarks.peers import pydantic_rules
 
-    corpus = make_corpus(args.seed, args.size)
+    corpus = make_corpus(args.seed, args.size, SHAPES[args.corpus])
     sets = {"valid": corpus.valid, "invalid": [payload for payload, _ in corpus.invalid]}
     build = "compiled (mypyc)" if campaign_rules.COMPILED else "pure-Python"
     print(f"the {build} build; µs per payload, best of 7 rounds")

@@ -21,6 +21,8 @@ from campaign_rules import (
     Schedule,
     validate_create,
 )
+from campaign_rules._campaign.document import Document
+from campaign_rules._rules.table import CREATE_RULES
 from campaign_rules.responses import CONTACT_STATUSES
 from tests.support import BASES, DROP, WINDOW, payload
 
@@ -575,3 +577,32 @@ class TestCyclesValue:
     )
     def test_a_block_not_enabled_is_no_cycles(self, block: dict[str, Any]) -> None:
         assert validate_create(payload(cycles=block)).value.cycles is None
+
+
+# Issue 22: `validate_create` skips the `cycles.` rules for a payload without an enabled block;
+# that is exact only while each of them finds nothing in such a payload, whatever it holds.
+@pytest.mark.parametrize("base", ["phone_call", "whatsapp"])
+@pytest.mark.parametrize(
+    "cycles",
+    [
+        DROP,
+        None,
+        "enabled",
+        [GARBAGE_BLOCK],
+        {},
+        {"enabled": False, **GARBAGE_BLOCK},
+        {"enabled": "true", **GARBAGE_BLOCK},
+        {"enabled": 1, **GARBAGE_BLOCK},
+        {"enabled": None, "mode": "cooldown", "schedule": {"mon": WINDOW}},
+        GARBAGE_BLOCK,
+    ],
+)
+def test_no_cycles_rule_finds_anything_without_an_enabled_block(base, cycles):
+    doc = Document(payload(base, cycles=cycles))
+    assert doc.enabled_cycles is None
+    cycles_rules = [rule for rule in CREATE_RULES if rule.id.startswith("cycles.")]
+    assert len(cycles_rules) == 12
+    for rule in cycles_rules:
+        findings: list[Any] = []
+        rule.check(doc, findings)
+        assert findings == [], rule.id

@@ -7,6 +7,7 @@ msgspec stops at the first error it meets, so it reports one error where the oth
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -80,14 +81,22 @@ class Campaign(Struct, forbid_unknown_fields=True, frozen=True):
     cycles: dict[str, Any] | None = None
 
 
-def _windows(schedule: Schedule | None) -> list[DayWindow]:
+def windows_of(schedule: Schedule | None) -> list[DayWindow]:
     if schedule is None:
         return []
     return [window for day in schedule.__struct_fields__ if (window := getattr(schedule, day))]
 
 
-def _post_check(campaign: Campaign) -> EnabledCycles | DisabledCycles | None:
-    """Check what the structs cannot say; the cycles block, converted."""
+def post_check(
+    campaign: Any,
+    enabled_shape: type[Any] = EnabledCycles,
+    check_window: Callable[[Any], None] | None = None,
+) -> object:
+    """Check what the structs cannot say; the cycles block, converted.
+
+    For `msgspec_tuned`: an enabled block is converted to `enabled_shape`, and each window is
+    given to `check_window` too.
+    """
     if campaign.timezone not in ZONE_NAMES:
         raise msgspec.ValidationError("timezone must be an IANA time zone name - at `$.timezone`")
     if campaign.integration_type == "phone_call":
@@ -95,13 +104,13 @@ def _post_check(campaign: Campaign) -> EnabledCycles | DisabledCycles | None:
             raise msgspec.ValidationError("template and template_alt are for whatsapp only")
     elif campaign.first_message is not None:
         raise msgspec.ValidationError("first_message is for phone_call campaigns only")
-    windows = _windows(campaign.scheduling)
-    cycles: EnabledCycles | DisabledCycles | None = None
+    windows = windows_of(campaign.scheduling)
+    cycles = None
     if campaign.cycles is not None:
         enabled = campaign.cycles.get("enabled") is True
-        shape = EnabledCycles if enabled else DisabledCycles
+        shape = enabled_shape if enabled else DisabledCycles
         cycles = msgspec.convert(campaign.cycles, shape, strict=True)
-    if isinstance(cycles, EnabledCycles):
+    if isinstance(cycles, enabled_shape):
         if campaign.integration_type != "phone_call":
             raise msgspec.ValidationError("cycles can be enabled on phone_call campaigns only")
         if cycles.mode == "cooldown":
@@ -117,8 +126,10 @@ def _post_check(campaign: Campaign) -> EnabledCycles | DisabledCycles | None:
         for items in (cycles.filter_statuses, cycles.filter_tags):
             if len(set(items)) != len(items):
                 raise msgspec.ValidationError("filter items must be unique")
-        windows += _windows(cycles.schedule)
+        windows += windows_of(cycles.schedule)
     for window in windows:
+        if check_window is not None:
+            check_window(window)
         # Two HH:MM strings compare as the times they stand for.
         if window.startTime >= window.stopTime:
             raise msgspec.ValidationError("stopTime must be later than startTime")
@@ -129,6 +140,6 @@ def validate(payload: object) -> tuple[bool, object]:
     """The structs, or the first error msgspec meets."""
     try:
         campaign = msgspec.convert(payload, Campaign, strict=True)
-        return True, (campaign, _post_check(campaign))
+        return True, (campaign, post_check(campaign))
     except msgspec.ValidationError as error:
         return False, str(error)

@@ -3,10 +3,10 @@
 The public value objects (`CampaignCreate`, `Schedule`, `CyclesConfig`, `DayWindow`), the
 `Violation`s and the results are frozen, slotted attrs classes, and stay so (issue 13). Their
 generated `__init__` runs as interpreted code in both builds and sets each field through
-`object.__setattr__`: about 70 ns a field. Called from compiled code, setting each slot
-through its descriptor does the same in about 40 ns: building a valid payload's value went
-from 3.2 to 2.3 µs (benchmarks/RESULTS.md). Interpreted, the attrs `__init__` is the faster
-of the two, so the pure-Python build calls it, but for a class with keyword-only fields
+`object.__setattr__`: about 70 ns a field. Compiled, the same `object.__setattr__` here is
+one C call, `PyObject_GenericSetAttr`, with no Python call around it: about 20 ns a field
+(benchmarks/RESULTS.md, issue 22). Interpreted, the attrs `__init__` is the faster of the
+two, so the pure-Python build calls it, but for a class with keyword-only fields
 (D-compiled-build).
 
 Filling the slots is exactly what the generated `__init__` does for the classes it is used
@@ -18,7 +18,6 @@ an `__attrs_pre_init__` or `__attrs_post_init__`, or a cached hash is refused he
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
 from typing import Final, TypeVar
 
 import attrs
@@ -28,11 +27,10 @@ from campaign_rules._core.compiled import COMPILED
 __all__ = ["construct", "slots_filled"]
 
 T = TypeVar("T")
-Setter = Callable[[object, object], None]
 
 _new: Final = object.__new__
-# The slot setters of each class filled so far, in the order of its fields.
-_SETTERS: Final[dict[type, tuple[Setter, ...]]] = {}
+# The field names of each class filled so far, in order, each known to be a slot.
+_FIELDS: Final[dict[type, tuple[str, ...]]] = {}
 # Whether each class made so far by the pure-Python build has a keyword-only field.
 _KEYWORD_ONLY: Final[dict[type, bool]] = {}
 
@@ -53,33 +51,39 @@ def construct(cls: type[T], values: tuple[object, ...]) -> T:
 
 
 def slots_filled(cls: type[T], values: tuple[object, ...]) -> T:
-    """`cls(*values)`, made by setting each slot of a new instance through its descriptor."""
-    setters = _SETTERS.get(cls)
-    if setters is None:
-        setters = _SETTERS[cls] = _slot_setters(cls)
-    if len(values) != len(setters):
-        raise TypeError(f"{cls.__name__} has {len(setters)} fields, not {len(values)}")
+    """`cls(*values)`, made by setting each slot of a new instance as attrs' `__init__` does.
+
+    That is `object.__setattr__`, which mypyc compiles to one C call
+    (`PyObject_GenericSetAttr`), where calling the slot descriptor's `__set__` packed its
+    arguments in a tuple (issue 22).
+    """
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = _slot_names(cls)
+    if len(values) != len(names):
+        raise TypeError(f"{cls.__name__} has {len(names)} fields, not {len(values)}")
     instance: T = _new(cls)
     # By index, having checked the lengths: mypyc compiles `zip(..., strict=True)` as a
     # generic call, which doubles the cost of this loop.
-    for index, setter in enumerate(setters):
-        setter(instance, values[index])
+    for index, name in enumerate(names):
+        object.__setattr__(instance, name, values[index])
     return instance
 
 
-def _slot_setters(cls: type) -> tuple[Setter, ...]:
-    """The `__set__` of each field's slot of `cls`, once its `__init__` is known to do no more."""
+def _slot_names(cls: type) -> tuple[str, ...]:
+    """The field names of `cls`, each a slot, once its `__init__` is known to do no more."""
     if not (attrs.has(cls) and "__slots__" in vars(cls)):
         raise TypeError(f"{cls.__name__} is not a slotted attrs class")
     extras = ("__attrs_pre_init__", "__attrs_post_init__", "_attrs_cached_hash")
     if any(hasattr(cls, extra) for extra in extras):
         raise TypeError(f"the __init__ of {cls.__name__} does more than set its fields")
-    setters: list[Setter] = []
+    names: list[str] = []
     for field in attrs.fields(cls):
         if field.validator is not None or field.converter is not None or not field.init:
             raise TypeError(f"{cls.__name__}.{field.name} is more than a plain field")
-        setters.append(_slot_of(cls, field.name).__set__)
-    return tuple(setters)
+        _slot_of(cls, field.name)  # raises when the field is not a slot
+        names.append(field.name)
+    return tuple(names)
 
 
 def _slot_of(cls: type, name: str) -> types.MemberDescriptorType:

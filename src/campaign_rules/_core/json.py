@@ -9,8 +9,9 @@ ever runs, and nothing here raises. Each reader answers with a plain built-in va
 
 from __future__ import annotations
 
+import importlib
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final, NoReturn
 
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
@@ -25,6 +26,7 @@ __all__ = [
     "as_string",
     "as_string_head",
     "decode_json",
+    "decode_json_stdlib",
     "is_object",
     "is_oversized_object",
     "item_path",
@@ -273,6 +275,26 @@ class NotJson(ValueError):
         self.where = where  # (line, column), both from 1
 
 
+# D-audit-fast-decoder: where msgspec is installed (the `fast` extra), a text is decoded with
+# its JSON decoder, and with `json` whenever msgspec refuses it or might read it otherwise.
+_FAST_DECODER_MODULE: Final = "msgspec.json"
+# A text with more opening brackets than this may be nested deeper than either decoder's
+# recursion allows, where the two may give up at different depths: it is left to `json`.
+_FAST_MAX_OPENINGS: Final = 500
+# The fast decoder once looked for: empty until then, then `[decode]` or `[None]`.
+_fast_decoder: list[Callable[[str], object] | None] = []
+
+
+def _load_fast_decoder() -> Callable[[str], object] | None:
+    """The decode function of msgspec's JSON decoder, or `None` when msgspec is not installed."""
+    try:
+        module = importlib.import_module(_FAST_DECODER_MODULE)
+    except ImportError:
+        return None
+    decode: Callable[[str], object] = module.Decoder().decode
+    return decode
+
+
 def decode_json(text: str) -> object:
     """The JSON value of `text` (RFC 8259), or `NotJson` saying why there is none.
 
@@ -280,7 +302,32 @@ def decode_json(text: str) -> object:
     An integer too long to convert, nesting too deep for the decoder, and a text that starts
     with a byte order mark are refused too, so the command line and the audit read a file or
     a line the same way.
+
+    With msgspec installed its decoder reads the text first, and its value is the answer; when
+    it refuses the text, or the text may be nested too deeply to tell, `decode_json_stdlib`
+    decides, so the value, or the reason there is none, is always `json`'s
+    (D-audit-fast-decoder).
     """
+    if not _fast_decoder:
+        _fast_decoder.append(_load_fast_decoder())
+    decode = _fast_decoder[0]
+    if decode is not None and (
+        len(text) <= 2 * _FAST_MAX_OPENINGS  # nested at most this deep: see below
+        or text.count("[") + text.count("{") <= _FAST_MAX_OPENINGS
+    ):
+        # A text nested d deep holds d opening brackets and as many closing ones. msgspec
+        # refuses what `json` refuses (and more: NaN, Infinity, numbers that overflow a float,
+        # escaped lone surrogates, which `json` reads); it reads integers of any length, as
+        # `json` does up to its limit of digits, and refuses beyond it.
+        try:
+            return decode(text)
+        except Exception:  # whatever it refuses, and why, is `json`'s to say
+            pass
+    return decode_json_stdlib(text)
+
+
+def decode_json_stdlib(text: str) -> object:
+    """`decode_json` with Python's `json` module only, whatever is installed."""
     import json  # here: checking a body never decodes text, and `json` costs import time
 
     try:

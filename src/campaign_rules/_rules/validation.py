@@ -8,6 +8,8 @@ crosses into compiled code once (setup.py says which modules it compiles).
 
 from __future__ import annotations
 
+from typing import Final
+
 from campaign_rules._campaign.build import build_campaign
 from campaign_rules._campaign.change import Change
 from campaign_rules._campaign.directory import Directory
@@ -29,17 +31,30 @@ from campaign_rules._rules.table import (
     LOOKUP_RULES,
     STORED_CAMPAIGN_RULES,
     UPDATE_RULES,
+    Rule,
 )
 from campaign_rules._wire.convert import to_wire
 
 __all__ = ["create_result", "update_result"]
+
+# Spec 2.4 rule 2: every `cycles.` rule reads only an enabled cycles block (`_rules/cycles.py`)
+# and finds nothing without one, so a payload without one is checked by the others only, in
+# table order, rather than calling a dozen rules that return at once (issue 22).
+_CREATE_RULES_WITHOUT_CYCLES: Final = tuple(
+    rule for rule in CREATE_RULES if not rule.id.startswith("cycles.")
+)
+
+
+def _create_rules(doc: Document) -> tuple[Rule[Document], ...]:
+    """The creation rules that can find anything in `doc`, in table order."""
+    return CREATE_RULES if doc.enabled_cycles is not None else _CREATE_RULES_WITHOUT_CYCLES
 
 
 def create_result(payload: object, directory: Directory | None) -> CreateAccepted | CreateRefused:
     """`validate_create(payload, directory=directory)`, for a `directory` already checked."""
     doc = Document(payload, directory)
     found: list[Violation] = []
-    collect_violations(doc, CREATE_RULES, found, VIOLATIONS_MAX)
+    collect_violations(doc, _create_rules(doc), found, VIOLATIONS_MAX)
     violations = _with_lookups(found, doc)
     if violations:
         return construct(CreateRefused, (None, violations))
@@ -56,7 +71,8 @@ def update_result(
         # Stored wire JSON: what the creation rules refuse in it is the server's fault.
         stored = Document(existing)
         problems = run_rules(
-            StoredCampaign(run_rules(stored, CREATE_RULES, VIOLATIONS_MAX)), STORED_CAMPAIGN_RULES
+            StoredCampaign(run_rules(stored, _create_rules(stored), VIOLATIONS_MAX)),
+            STORED_CAMPAIGN_RULES,
         )
         if problems:
             return construct(UpdateRefused, (None, problems))
@@ -66,7 +82,7 @@ def update_result(
     merged = change.merged
     found: list[Violation] = []
     if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):
-        collect_violations(merged, CREATE_RULES, found, VIOLATIONS_MAX)
+        collect_violations(merged, _create_rules(merged), found, VIOLATIONS_MAX)
     violations = _with_lookups(found, merged)
     if violations:
         return construct(UpdateRefused, (None, violations))
