@@ -18,7 +18,7 @@
    whole corpus: the Python heap's peak as tracemalloc sees it, and the process's peak resident
    set (VmHWM).
 5. Times `campaign-rules audit --jobs 1` on a store of `--audit-records` records
-   (`benchmarks/audit.py`'s store, made once in `benchmarks/.data`), in a fresh interpreter, with
+   (`benchmarks/audit.py`'s store, made once in `benchmarks/.data/`), in a fresh interpreter, with
    the fast JSON decoder where it is installed and with the standard library's, in records/s.
 """
 
