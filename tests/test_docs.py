@@ -117,6 +117,7 @@ def test_a_rule_page_shows_a_refused_case_with_its_violation(site: Path) -> None
 
 
 def test_spec_sections_are_read_from_the_citations() -> None:
+    needs_the_docs_extra()  # the extension imports Sphinx
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
         from rule_pages import cited_decisions, cited_sections
