@@ -90,16 +90,19 @@ def fenced_blocks(page: Path) -> list[Block]:
     return blocks
 
 
-def readme_commands_module() -> Any:
-    """`scripts/readme_commands.py`, which `.ci/run` reads the README's set-up commands with."""
-    spec = importlib.util.spec_from_file_location(
-        "readme_commands", ROOT / "scripts" / "readme_commands.py"
-    )
+def module_from(path: Path, name: str) -> Any:
+    """The Python file at `path`, imported as the module `name` (not a package's module)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def readme_commands_module() -> Any:
+    """`scripts/readme_commands.py`, which `.ci/run` reads the README's set-up commands with."""
+    return module_from(ROOT / "scripts" / "readme_commands.py", "readme_commands")
 
 
 def scratch_repository(folder: Path) -> Path:
