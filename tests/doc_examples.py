@@ -8,8 +8,9 @@
   line `...` stands for any number of lines, and `...` in a line for any text. The commands are
   written with the set-up's `.venv/bin/...`; when the tests run in another environment (CI's two
   builds), `.venv/bin/` means that environment's `bin/`, so each build runs its own commands;
-- a `sh` block is shown, not run (a long run, a server, a set-up command: `.ci/run` runs the
-  README's set-up commands, literally);
+- Sybil shows a `sh` block without running it: `tests/test_shell_blocks.py` runs it literally,
+  with bash, in a scratch copy of the repository (`scratch_repository`), or names in its one
+  table the test or CI step that runs it, or why nothing can (a cluster, a run of many minutes);
 - `% skip: next "reason"` (MyST) or `<!-- skip: next "reason" -->` (Markdown) skips the next
   block, which must say why.
 
@@ -19,18 +20,101 @@ naming the extra (`without_sybil`).
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ".venv/bin/"
 _SEPARATOR = "\x1f-- next command --\x1f"
+# What a scratch copy of the repository leaves out: environments, caches, what builds and runs
+# write (the site, the generated rule pages, the benchmarks' stores) and version control.
+NOT_COPIED = (
+    *(".git", ".venv*", ".nox", "node_modules", "__pycache__", "*.egg-info", ".*_cache"),
+    *(".hypothesis", ".schemathesis", "mutants", "dist", "build", "_build", ".data", "demo.db"),
+)
+SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh", "console"})
+_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\n]*)$")
+_SKIP = re.compile(r"^\s*(?:%|<!--)\s*skip:\s*(?P<action>next|start|end)\b")
+
+
+class Block(NamedTuple):
+    """A fenced block of a Markdown page, named by its page and its first line."""
+
+    page: str  # relative to the repository's root, with `/`
+    line: int  # the line number of its fence
+    language: str  # the first word of the info string: `sh`, `python`, `{toctree}`...
+    text: str
+    skipped: bool  # under a Sybil `skip: next` (or inside `skip: start` ... `skip: end`)
+
+    @property
+    def first_line(self) -> str:
+        """Its first line that is not blank, which names it in tables."""
+        return next((line for line in self.text.splitlines() if line.strip()), "")
+
+
+def fenced_blocks(page: Path) -> list[Block]:
+    """The fenced blocks of a Markdown or MyST page, in order."""
+    blocks: list[Block] = []
+    lines = page.read_text(encoding="utf-8").splitlines()
+    resolved = page.resolve()
+    name = (resolved.relative_to(ROOT) if resolved.is_relative_to(ROOT) else resolved).as_posix()
+    skip_next = skipping = False
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        skip = _SKIP.match(line)
+        opening = _FENCE.match(line)
+        if skip is not None:
+            skip_next = skip_next or skip["action"] == "next"
+            skipping = {"start": True, "end": False}.get(skip["action"], skipping)
+        elif opening is not None:
+            fence = opening["fence"]
+            closing = re.compile(f"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\\s*$")
+            end = next(
+                (n for n in range(index + 1, len(lines)) if closing.match(lines[n])), len(lines)
+            )
+            text = "".join(f"{body}\n" for body in lines[index + 1 : end])
+            language = (opening["info"].split() or [""])[0]
+            blocks.append(Block(name, index + 1, language, text, skip_next or skipping))
+            skip_next = False
+            index = end
+        index += 1
+    return blocks
+
+
+def module_from(path: Path, name: str) -> Any:
+    """The Python file at `path`, imported as the module `name` (not a package's module)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def readme_commands_module() -> Any:
+    """`scripts/readme_commands.py`, which `.ci/run` reads the README's set-up commands with."""
+    return module_from(ROOT / "scripts" / "readme_commands.py", "readme_commands")
+
+
+def scratch_repository(folder: Path) -> Path:
+    """A copy of the repository in `folder`, whose `.venv` is the environment running the tests.
+
+    A block runs there as written (`.venv/bin/...` is this environment), and whatever it writes
+    (a database, a store, a built site) stays out of the repository.
+    """
+    copy = folder / "repository"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(*NOT_COPIED), symlinks=True)
+    (copy / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    return copy
 
 
 def console_commands(text: str) -> list[tuple[str, list[str]]]:

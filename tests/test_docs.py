@@ -1,7 +1,7 @@
 """The documentation site, tested like code (D-docs-site).
 
-- It builds with `sphinx-build -W --keep-going -n`: every warning, a broken reference included,
-  fails the build.
+- It builds with the README's command, as written (`sphinx-build -W --keep-going -n`): every
+  warning, a broken reference included, fails the build.
 - Every rule of the table has its generated page, with its key, citation, decisions, code and
   cases, and the three indexes lead to it.
 - It renders in a headless Chromium (`tests/browser.py`): the index, a rule page and the API
@@ -17,7 +17,6 @@ tests are skipped, and say which.
 from __future__ import annotations
 
 import html
-import importlib.util
 import re
 import subprocess
 import sys
@@ -28,7 +27,15 @@ import pytest
 
 from campaign_rules.schema import catalogue
 from tests.browser import BrowserPage
-from tests.doc_examples import ROOT, console_commands, output_pattern, run_console
+from tests.doc_examples import (
+    ROOT,
+    console_commands,
+    fenced_blocks,
+    output_pattern,
+    readme_commands_module,
+    run_console,
+    scratch_repository,
+)
 
 DOCS = ROOT / "docs"
 EXAMPLE_RULE = "retries.within_bounds"
@@ -41,15 +48,21 @@ def needs_the_docs_extra() -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built strictly into a temporary directory; its HTML directory."""
+    """The site, built strictly by the README's command as written; its HTML directory.
+
+    The command runs in a scratch copy of the repository, whose `.venv` is this environment
+    (tests/test_shell_blocks.py lists the block as run here).
+    """
     needs_the_docs_extra()
-    out = tmp_path_factory.mktemp("site")
+    [command] = [
+        block.text.strip()
+        for block in fenced_blocks(ROOT / "README.md")
+        if block.language == "sh" and block.text.startswith(".venv/bin/sphinx-build ")
+    ]
+    copy = scratch_repository(tmp_path_factory.mktemp("site"))
     built = subprocess.run(
-        [
-            *(sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q"),
-            *("-b", "html", "-d", str(out / "doctrees"), str(DOCS), str(out / "html")),
-        ],
-        cwd=ROOT,
+        ["bash", "-e", "-c", command],
+        cwd=copy,
         capture_output=True,
         text=True,
         check=False,
@@ -57,7 +70,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert built.returncode == 0, built.stderr
     assert built.stderr == "", built.stderr
-    return out / "html"
+    assert {"-W", "-n"} <= set(command.split())  # strict: a warning or a broken reference fails
+    return copy / command.split()[-1]
 
 
 def text_of(page: Path) -> str:
@@ -224,17 +238,6 @@ def test_the_search_finds_a_rule_by_its_id(site: Path, browser_page: BrowserPage
 
 
 # The README's set-up commands, as CI reads them (scripts/readme_commands.py, .ci/run)
-
-
-def readme_commands_module() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "readme_commands", ROOT / "scripts" / "readme_commands.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_ci_reads_the_two_set_up_commands_of_the_readme() -> None:
