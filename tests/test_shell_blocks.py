@@ -126,6 +126,11 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "the compiled build, then every benchmark on it: several minutes",
         None,
     ),
+    ("docs/guides/builds.md", ".venv/bin/nox -s parity"): Elsewhere(
+        "it builds the package twice with mypyc and pip, a few minutes; .ci/run runs the same "
+        "builds and the whole suite, the parity tests included, with `nox -s tests`",
+        ".ci/run: .venv/bin/nox -s tests",
+    ),
     ("docs/mutation.md", "python3 -m venv .venv && .venv/bin/pip install -e '.[test,mutation]'"): (
         Elsewhere(
             "the whole mutation run takes hours; CI runs its fourth line, one rule module",
