@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.json import NotJson, decode_json, decode_json_line
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.validation import create_violations
 
@@ -40,18 +40,16 @@ def read_line(line: object) -> Verdict:
                 _JSON_WHITESPACE_BYTES
             ):
                 return None
-            text = line.decode("utf-8")
+            body = decode_json_line(line)
         elif isinstance(line, str):
             if not line.strip(_JSON_WHITESPACE):
                 return None
             line.encode("utf-8")  # a lone surrogate (an undecodable byte, escaped) is not text
-            text = line
+            body = decode_json(line)
         else:
             return "the line is neither bytes nor text"
-    except UnicodeError:
+    except UnicodeError:  # only ever from the codec, before any decoder has its say
         return "the line is not UTF-8 text"
-    try:
-        body = decode_json(text)
     except NotJson as error:
         where = f" (column {error.where[1]})" if error.where else ""
         return f"the line is not JSON: {error.reason}{where}"
