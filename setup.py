@@ -46,7 +46,7 @@ INTERPRETED = (
     "_server/paths.py",
     "_wire/models.py",
     "_wire/reading.py",  # an attrs class with a field of any type (`value: object`)
-    "audit.py",  # public modules, with their docstrings; the audit's work is validate_create's
+    "audit.py",  # public modules, with their docstrings; the audit's work per line is _audit.py's
     "dask.py",
     "idempotency.py",
     "lifecycle.py",

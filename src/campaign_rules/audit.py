@@ -23,10 +23,10 @@ from typing import Final, TypedDict, TypeVar
 
 import attrs
 
-from campaign_rules._core.json import ONE_TEXT_CLASSES, NotJson, decode_json
+from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, read_line, tally_lines
+from campaign_rules._core.json import ONE_TEXT_CLASSES
 from campaign_rules._core.violations import Violation
 from campaign_rules._export.report import DOCS_URL, render_report
-from campaign_rules._validate import validate_create
 
 __all__ = [
     "FIRST_RECORDS_KEPT",
@@ -41,13 +41,6 @@ __all__ = [
 ]
 
 _Item = TypeVar("_Item")
-
-# How many record numbers a summary keeps per rule, and of unreadable lines (D-audit-summary).
-FIRST_RECORDS_KEPT: Final = 5
-
-# A line is blank when it holds nothing but JSON white space (RFC 8259 section 2).
-_JSON_WHITESPACE: Final = " \t\r\n"
-_JSON_WHITESPACE_BYTES: Final = b" \t\r\n"
 
 
 @attrs.frozen
@@ -257,7 +250,7 @@ def violation_rows(lines: Iterable[bytes | str], *, first_line: int = 1) -> Iter
     `first_line` is not an `int`; being a generator, it raises when first advanced.
     """
     for number, line in enumerate(_lines(lines), start=_int(first_line)):
-        verdict = _read_line(line)
+        verdict = read_line(line)
         if verdict:
             yield from _rows(number, verdict)
 
@@ -273,58 +266,19 @@ def audit_chunk(
     `violation_rows` does.
     """
     lines, first_line = _lines(lines), _int(first_line)
-    tally = _Tally()
-    text: list[str] = []
-    count = 0
-    for count, line in enumerate(lines, start=1):
-        verdict = _read_line(line)
-        if verdict is None:
-            continue
-        tally.add(count, verdict)
-        if rows and verdict:
-            text.extend(json.dumps(row) + "\n" for row in _rows(first_line + count - 1, verdict))
-    return tally.summary(count), "".join(text)
+    # The lines are read, checked and counted in compiled code (campaign_rules._audit).
+    tally = tally_lines(lines, rows)
+    text = [
+        json.dumps(row) + "\n"
+        for count, verdict in tally.findings
+        for row in _rows(first_line + count - 1, verdict)
+    ]
+    return _summary(tally), "".join(text)
 
 
-@attrs.frozen
-class _Unreadable:
-    """Why a line is not JSON text."""
-
-    reason: str
-
-
-# What reading a line gives: `None` for a blank line, the violations of its record (none for a
-# valid one), or why it is unreadable.
-_Verdict = tuple[Violation, ...] | _Unreadable | None
-
-
-def _read_line(line: object) -> _Verdict:
-    """Decode one line and check the body it holds."""
-    try:
-        if isinstance(line, bytes):
-            if not line.strip(_JSON_WHITESPACE_BYTES):
-                return None
-            text = line.decode("utf-8")
-        elif isinstance(line, str):
-            if not line.strip(_JSON_WHITESPACE):
-                return None
-            line.encode("utf-8")  # a lone surrogate (an undecodable byte, escaped) is not text
-            text = line
-        else:
-            return _Unreadable("the line is neither bytes nor text")
-    except UnicodeError:
-        return _Unreadable("the line is not UTF-8 text")
-    try:
-        body = decode_json(text)
-    except NotJson as error:
-        where = f" (column {error.where[1]})" if error.where else ""
-        return _Unreadable(f"the line is not JSON: {error.reason}{where}")
-    return validate_create(body).violations
-
-
-def _rows(number: int, verdict: tuple[Violation, ...] | _Unreadable) -> Iterator[ViolationRow]:
-    if isinstance(verdict, _Unreadable):
-        yield ViolationRow(record=number, rule=None, key=None, field=None, message=verdict.reason)
+def _rows(number: int, verdict: tuple[Violation, ...] | str) -> Iterator[ViolationRow]:
+    if isinstance(verdict, str):  # why the line is unreadable
+        yield ViolationRow(record=number, rule=None, key=None, field=None, message=verdict)
         return
     for violation in verdict:
         yield ViolationRow(
@@ -336,54 +290,22 @@ def _rows(number: int, verdict: tuple[Violation, ...] | _Unreadable) -> Iterator
         )
 
 
-class _Tally:
-    """A summary being built, one record at a time, in the order of the lines."""
-
-    def __init__(self) -> None:
-        self.valid = 0
-        self.invalid = 0
-        self.unreadable = 0
-        self.unreadable_records: list[int] = []
-        self.rule_counts: dict[str, int] = {}
-        self.rule_records: dict[str, list[int]] = {}
-        self.rule_examples: dict[str, Violation] = {}
-        self.keys: dict[str, int] = {}
-
-    def add(self, number: int, verdict: tuple[Violation, ...] | _Unreadable) -> None:
-        if isinstance(verdict, _Unreadable):
-            self.unreadable += 1
-            if len(self.unreadable_records) < FIRST_RECORDS_KEPT:
-                self.unreadable_records.append(number)
-        elif not verdict:
-            self.valid += 1
-        else:
-            self.invalid += 1
-            # A record counts once per rule and once per key, however many violations it has.
-            for rule in {violation.rule: None for violation in verdict}:
-                self.rule_counts[rule] = self.rule_counts.get(rule, 0) + 1
-                first = self.rule_records.setdefault(rule, [])
-                if not first:
-                    self.rule_examples[rule] = next(v for v in verdict if v.rule == rule)
-                if len(first) < FIRST_RECORDS_KEPT:
-                    first.append(number)
-            for key in {violation.key.value: None for violation in verdict}:
-                self.keys[key] = self.keys.get(key, 0) + 1
-
-    def summary(self, lines: int) -> AuditSummary:
-        return AuditSummary(
-            lines=lines,
-            valid=self.valid,
-            invalid=self.invalid,
-            unreadable=self.unreadable,
-            unreadable_records=tuple(self.unreadable_records),
-            rules={
-                rule: RuleTally(
-                    count,
-                    tuple(self.rule_records[rule]),
-                    self.rule_examples[rule].field,
-                    self.rule_examples[rule].message,
-                )
-                for rule, count in self.rule_counts.items()
-            },
-            keys=dict(self.keys),
-        )
+def _summary(tally: Tally) -> AuditSummary:
+    """The summary of the lines `tally` counted."""
+    return AuditSummary(
+        lines=tally.lines,
+        valid=tally.valid,
+        invalid=tally.invalid,
+        unreadable=tally.unreadable,
+        unreadable_records=tuple(tally.unreadable_records),
+        rules={
+            rule: RuleTally(
+                count,
+                tuple(tally.rule_records[rule]),
+                tally.rule_examples[rule].field,
+                tally.rule_examples[rule].message,
+            )
+            for rule, count in tally.rule_counts.items()
+        },
+        keys=dict(tally.keys),
+    )

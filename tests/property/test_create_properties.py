@@ -22,6 +22,7 @@ from campaign_rules import (
     validate_create,
 )
 from campaign_rules import strategies as cs
+from campaign_rules._rules.validation import create_violations
 from tests import strategies_support as parts
 from tests.property import strategies as s
 from tests.support import BASES, FakeDirectory, payload
@@ -183,6 +184,12 @@ def test_non_string_member_names_never_raise(wire: Any) -> None:
     if type(wire) is dict and any(type(name) is not str for name in wire):
         # D-hostile-input: a member name that is not a string is refused at its object's path.
         assert (ErrorKey.INVALID_REQUEST.value, None) in pairs(result)
+
+
+@given(st.one_of(any_create_input, s.spliced_payloads(), parts.json_like))
+def test_the_audits_check_finds_what_validate_create_finds(wire: Any) -> None:
+    # The audit keeps only the violations, and builds no campaign for a valid body (issue 22).
+    assert create_violations(wire) == validate_create(wire).violations
 
 
 def hostile_cases(shared: Any) -> Iterator[Any]:

@@ -167,6 +167,15 @@ def test_decode_json_gives_the_standard_librarys_answer(text):
         _hostile_texts().map(lambda text: text.encode("utf-8", "surrogatepass")),
         _hostile_texts(),
         st.binary(max_size=40),
+        # msgspec reads a line's bytes: bytes that are not UTF-8 anywhere in a line.
+        st.builds(
+            lambda text, at, junk: text.encode()[:at] + junk + text.encode()[at:],
+            _hostile_texts().map(
+                lambda text: text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+            ),
+            st.integers(0, 800),
+            st.binary(min_size=1, max_size=4).filter(lambda junk: not junk.isascii()),
+        ),
     )
 )
 def test_the_audit_gives_every_line_the_verdict_of_the_standard_library(line):

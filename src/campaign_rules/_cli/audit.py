@@ -170,7 +170,10 @@ def audit_paths(
             try:
                 for block in _blocks(path):
                     pending.append(pool.submit(_audit_block, block, next_line, want_rows))
-                    next_line += block.count(b"\n") + (not block.endswith(b"\n"))
+                    if isinstance(pool, _InProcess):  # audited already: its summary counts them
+                        next_line += pending[-1].result()[0].lines
+                    else:  # the next block goes to a worker before this one is audited
+                        next_line += block.count(b"\n") + (not block.endswith(b"\n"))
                     if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
                         take()
             except _CannotRead as error:

@@ -26,6 +26,7 @@ __all__ = [
     "as_string",
     "as_string_head",
     "decode_json",
+    "decode_json_line",
     "decode_json_stdlib",
     "is_object",
     "is_oversized_object",
@@ -282,17 +283,37 @@ _FAST_DECODER_MODULE: Final = "msgspec.json"
 # recursion allows, where the two may give up at different depths: it is left to `json`.
 _FAST_MAX_OPENINGS: Final = 500
 # The fast decoder once looked for: empty until then, then `[decode]` or `[None]`.
-_fast_decoder: list[Callable[[str], object] | None] = []
+_fast_decoder: list[Callable[[str | bytes], object] | None] = []
 
 
-def _load_fast_decoder() -> Callable[[str], object] | None:
+def _load_fast_decoder() -> Callable[[str | bytes], object] | None:
     """The decode function of msgspec's JSON decoder, or `None` when msgspec is not installed."""
     try:
         module = importlib.import_module(_FAST_DECODER_MODULE)
     except ImportError:
         return None
-    decode: Callable[[str], object] = module.Decoder().decode
+    decode: Callable[[str | bytes], object] = module.Decoder().decode
     return decode
+
+
+def _fast_decoder_for(text: str | bytes) -> Callable[[str | bytes], object] | None:
+    """The fast decoder, when it is installed and `text` is not nested too deeply for it."""
+    if not _fast_decoder:
+        _fast_decoder.append(_load_fast_decoder())
+    decode = _fast_decoder[0]
+    # A text nested d deep holds d opening brackets and as many closing ones; in UTF-8 no byte
+    # of a character past ASCII is a bracket, so a line's bytes hold as many as its text.
+    if decode is not None and (
+        len(text) <= 2 * _FAST_MAX_OPENINGS
+        or (
+            text.count("[") + text.count("{")
+            if isinstance(text, str)
+            else text.count(b"[") + text.count(b"{")
+        )
+        <= _FAST_MAX_OPENINGS
+    ):
+        return decode
+    return None
 
 
 def decode_json(text: str) -> object:
@@ -308,22 +329,34 @@ def decode_json(text: str) -> object:
     decides, so the value, or the reason there is none, is always `json`'s
     (D-audit-fast-decoder).
     """
-    if not _fast_decoder:
-        _fast_decoder.append(_load_fast_decoder())
-    decode = _fast_decoder[0]
-    if decode is not None and (
-        len(text) <= 2 * _FAST_MAX_OPENINGS  # nested at most this deep: see below
-        or text.count("[") + text.count("{") <= _FAST_MAX_OPENINGS
-    ):
-        # A text nested d deep holds d opening brackets and as many closing ones. msgspec
-        # refuses what `json` refuses (and more: NaN, Infinity, numbers that overflow a float,
-        # escaped lone surrogates, which `json` reads); it reads integers of any length, as
-        # `json` does up to its limit of digits, and refuses beyond it.
+    decode = _fast_decoder_for(text)
+    if decode is not None:
+        # msgspec refuses what `json` refuses (and more: NaN, Infinity, numbers that overflow a
+        # float, escaped lone surrogates, which `json` reads); it reads integers of any length,
+        # as `json` does up to its limit of digits, and refuses beyond it.
         try:
             return decode(text)
         except Exception:  # whatever it refuses, and why, is `json`'s to say
             pass
     return decode_json_stdlib(text)
+
+
+def decode_json_line(line: bytes) -> object:
+    """`decode_json(line.decode("utf-8"))`: raises `UnicodeError` or `NotJson` as they do.
+
+    msgspec's decoder reads the bytes themselves where it is installed: it reads a line as it
+    reads the line's text, and refuses any byte sequence that is not UTF-8 (it decodes every
+    string with the codec, and a byte past ASCII anywhere else is no JSON), so a line it reads
+    is UTF-8 text and no text is made of it to be read again (D-audit-compiled-lines). Where
+    it refuses the line, the line is decoded and read as `decode_json` reads a text.
+    """
+    decode = _fast_decoder_for(line)
+    if decode is not None:
+        try:
+            return decode(line)
+        except Exception:  # not UTF-8, or not JSON: the codec and `decode_json` say which
+            pass
+    return decode_json(line.decode("utf-8"))
 
 
 def decode_json_stdlib(text: str) -> object:

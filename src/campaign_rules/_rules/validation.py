@@ -35,7 +35,7 @@ from campaign_rules._rules.table import (
 )
 from campaign_rules._wire.convert import to_wire
 
-__all__ = ["create_result", "update_result"]
+__all__ = ["create_result", "create_violations", "update_result"]
 
 # Spec 2.4 rule 2: every `cycles.` rule reads only an enabled cycles block (`_rules/cycles.py`)
 # and finds nothing without one, so a payload without one is checked by the others only, in
@@ -53,12 +53,25 @@ def _create_rules(doc: Document) -> tuple[Rule[Document], ...]:
 def create_result(payload: object, directory: Directory | None) -> CreateAccepted | CreateRefused:
     """`validate_create(payload, directory=directory)`, for a `directory` already checked."""
     doc = Document(payload, directory)
-    found: list[Violation] = []
-    collect_violations(doc, _create_rules(doc), found, VIOLATIONS_MAX)
-    violations = _with_lookups(found, doc)
+    violations = _create_violations(doc)
     if violations:
         return construct(CreateRefused, (None, violations))
     return construct(CreateAccepted, (build_campaign(doc), ()))
+
+
+def create_violations(payload: object) -> tuple[Violation, ...]:
+    """`validate_create(payload).violations`, offline, without building the campaign's value.
+
+    For the audit, which keeps only the violations of each body (issue 22).
+    """
+    return _create_violations(Document(payload, None))
+
+
+def _create_violations(doc: Document) -> tuple[Violation, ...]:
+    """Every violation of the creation rules in `doc`, the look-ups' last, in rule order."""
+    found: list[Violation] = []
+    collect_violations(doc, _create_rules(doc), found, VIOLATIONS_MAX)
+    return _with_lookups(found, doc)
 
 
 def update_result(
