@@ -489,14 +489,11 @@ def _seed_hint(database: Path) -> str:
         return f"make one with: mkdir -p {_quoted(database.parent)} && {seed} {_quoted(database)}"
     if _seedable(database):
         return f"make one with: {seed} {_quoted(database)}"
-    names = (f"{_FRESH_NAME}-{number}.db" for number in itertools.count(2))
-    fresh = next(
-        path
-        for path in (
-            database.parent / name for name in itertools.chain([f"{_FRESH_NAME}.db"], names)
-        )
-        if not path.exists()
-    )
+    fresh = database.parent / f"{_FRESH_NAME}.db"
+    for number in itertools.count(2):
+        if not fresh.exists():
+            break
+        fresh = database.parent / f"{_FRESH_NAME}-{number}.db"
     return (
         f"make a new one with: {seed} {_quoted(fresh)}"
         f" and start with CAMPAIGN_SERVER_DB={_quoted(fresh)}"
