@@ -20,6 +20,7 @@ sys.path.insert(0, str(HERE / "_ext"))
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from campaign_rules import __version__ as release  # noqa: E402
+from campaign_rules._export.report import DOCS_URL  # noqa: E402
 
 project = "campaign-rules"
 author = "campaign-rules developers"
@@ -42,7 +43,8 @@ html_theme = "furo"
 html_title = f"campaign-rules {release}"
 # docs/_static holds the screenshot of an audit report, which the README shows.
 html_static_path = ["_static"] if (HERE / "_static").is_dir() else []
-html_baseurl = "https://campaign-rules.readthedocs.io/en/latest/"
+# The published site, which the audit report links each rule to.
+html_baseurl = DOCS_URL
 # The search lists pages by title, without fetching each found page for a summary: a fetch that
 # a page opened from the disk (file:) may not make, and the browser tests open it so.
 html_show_search_summary = False

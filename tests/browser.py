@@ -84,9 +84,13 @@ class BrowserPage:
         return self.console_errors + self.page_errors
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    """One headless Chromium for the session; skips, naming what is missing, where it cannot."""
+    """One headless Chromium per test module; skips, naming what is missing, where it cannot.
+
+    Not one for the session: while `sync_playwright()` runs, its event loop is the thread's
+    running loop, so `asyncio.run` in any later module of the session would fail.
+    """
     reason = missing()
     if reason:
         pytest.skip(reason)

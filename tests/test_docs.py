@@ -29,6 +29,7 @@ from campaign_rules.schema import catalogue
 from tests.browser import BrowserPage
 from tests.doc_examples import (
     ROOT,
+    SHELL_LANGUAGES,
     console_commands,
     fenced_blocks,
     output_pattern,
@@ -271,7 +272,7 @@ def test_a_readme_without_its_set_up_commands_is_refused() -> None:
 
 
 def shell_lines() -> list[tuple[str, str]]:
-    """Each command line of the `sh` and `console` blocks of the README and the site's pages."""
+    """Each command line of the shell blocks (`sh`, `console`...) of the README and the pages."""
     from docs.conftest import NOT_HERE, PAGES
 
     pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
@@ -283,12 +284,13 @@ def shell_lines() -> list[tuple[str, str]]:
     ]
     found = []
     for page in pages:
-        text = page.read_text(encoding="utf-8")
-        for language, block in re.findall(r"^```(sh|console)\n(.*?)^```$", text, re.M | re.S):
-            for line in block.splitlines():
-                if language == "console" and not line.startswith("$ "):
+        for block in fenced_blocks(page):
+            if block.language not in SHELL_LANGUAGES:
+                continue
+            for line in block.text.splitlines():
+                if block.language == "console" and not line.startswith("$ "):
                     continue
-                found.append((str(page.relative_to(ROOT)), line.removeprefix("$ ")))
+                found.append((block.page, line.removeprefix("$ ")))
     return found
 
 

@@ -208,7 +208,7 @@ class CampaignClient:
                 self._sleep(wait)
 
     def _pace(self, operation: str) -> None:
-        """Wait until the operation's budget allows one more request (spec 8, D-rate-limit)."""
+        """Wait until the paced budget of `operation` allows one more request (D-sdk-pacing)."""
         limit = self._limits[operation]
         while not (rate := limit.acquire(self.api_key, self._clock())).ok:
             self._sleep(rate.retry_after)

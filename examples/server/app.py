@@ -461,10 +461,7 @@ def _check_database(database: str | Path) -> None:
     if not path.is_file():
         _stop_on(path, "does not exist")
     try:
-        # mode=ro: looking must never create or change the file.
-        uri = f"{path.resolve().as_uri()}?mode=ro"
-        with closing(sqlite3.connect(uri, uri=True)) as connection:
-            tables = store.table_names(connection)
+        tables = _tables_of(path)
     except sqlite3.DatabaseError as error:  # not an SQLite file, unreadable, locked
         _stop_on(path, f"cannot be read ({error})")
     missing = sorted(store.TABLES - tables)
@@ -492,14 +489,11 @@ def _seed_hint(database: Path) -> str:
         return f"make one with: mkdir -p {_quoted(database.parent)} && {seed} {_quoted(database)}"
     if _seedable(database):
         return f"make one with: {seed} {_quoted(database)}"
-    names = (f"{_FRESH_NAME}-{number}.db" for number in itertools.count(2))
-    fresh = next(
-        path
-        for path in (
-            database.parent / name for name in itertools.chain([f"{_FRESH_NAME}.db"], names)
-        )
-        if not path.exists()
-    )
+    fresh = database.parent / f"{_FRESH_NAME}.db"
+    for number in itertools.count(2):
+        if not fresh.exists():
+            break
+        fresh = database.parent / f"{_FRESH_NAME}-{number}.db"
     return (
         f"make a new one with: {seed} {_quoted(fresh)}"
         f" and start with CAMPAIGN_SERVER_DB={_quoted(fresh)}"
@@ -513,11 +507,19 @@ def _seedable(database: Path) -> bool:
     if not database.is_file():
         return False
     try:
-        uri = f"{database.resolve().as_uri()}?mode=ro"
-        with closing(sqlite3.connect(uri, uri=True)) as connection:
-            return not store.table_names(connection)
+        return not _tables_of(database)
     except sqlite3.DatabaseError:
         return False
+
+
+def _tables_of(database: Path) -> frozenset[str]:
+    """The tables of an existing SQLite file, opened read-only: looking never changes the file.
+
+    `sqlite3.DatabaseError` when it is no SQLite file, cannot be read or is locked.
+    """
+    uri = f"{database.resolve().as_uri()}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True)) as connection:
+        return store.table_names(connection)
 
 
 def _quoted(path: Path) -> str:

@@ -12,21 +12,15 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from examples.server import seed
 
-from tests.e2e.support import Server, ServerDidNotStart, running_server
+from tests.e2e.support import Server, seeded_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("server")
-    database, log = directory / "campaigns.db", directory / "server.log"
-    seed.seed(database)
-    try:
-        with running_server(database, log, {"CAMPAIGN_SERVER_FROZEN_CLOCK_NS": "0"}) as started:
-            yield started
-    except ServerDidNotStart as failure:
-        pytest.fail(str(failure))
+    settings = {"CAMPAIGN_SERVER_FROZEN_CLOCK_NS": "0"}
+    with seeded_server(tmp_path_factory.mktemp("server"), settings) as started:
+        yield started
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import attrs
 import httpx
+import pytest
 from examples.server import seed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,21 @@ def running_server(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextmanager
+def seeded_server(directory: Path, settings: Mapping[str, str] | None = None) -> Iterator[Server]:
+    """`running_server` over a freshly seeded `directory/campaigns.db`, logging to `server.log`.
+
+    The test fails, with the server's log, if the server does not start.
+    """
+    database = directory / "campaigns.db"
+    seed.seed(database)
+    try:
+        with running_server(database, directory / "server.log", settings) as server:
+            yield server
+    except ServerDidNotStart as failure:
+        pytest.fail(str(failure))
 
 
 def wait_until_ready(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:

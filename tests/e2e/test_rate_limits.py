@@ -12,9 +12,8 @@ import json
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from examples.server import seed
 
 from campaign_rules import ErrorKey
 from campaign_rules.responses import ApiError, parse_error
-from tests.e2e.support import Server, ServerDidNotStart, running_server
+from tests.e2e.support import Server, seeded_server
 
 pytestmark = pytest.mark.e2e
 
@@ -45,17 +44,6 @@ class Wire:
         self.statuses[response.status_code] += 1
 
 
-@contextmanager
-def started(tmp_path: Path, settings: dict[str, str]) -> Iterator[Server]:
-    database = tmp_path / "campaigns.db"
-    seed.seed(database)
-    try:
-        with running_server(database, tmp_path / "server.log", settings) as server:
-            yield server
-    except ServerDidNotStart as failure:
-        pytest.fail(str(failure))
-
-
 def whatsapp_body() -> dict[str, Any]:
     body: dict[str, Any] = json.loads((EXAMPLES / "whatsapp.json").read_text(encoding="utf-8"))
     return body | {"name": f"paced {uuid.uuid4()}"}
@@ -63,7 +51,7 @@ def whatsapp_body() -> dict[str, Any]:
 
 def test_a_paced_client_meets_no_429_from_the_real_server(tmp_path: Path) -> None:
     wire = Wire()
-    with started(tmp_path, {}) as server, wire.http:
+    with seeded_server(tmp_path, {}) as server, wire.http:
         client = CampaignClient(server.base_url, server.new_key(), http=wire.http)
         calls: dict[str, Callable[[], Reply[Any]]] = {
             "thread": lambda: client.get_thread(seed.THREAD_ID),
@@ -102,7 +90,7 @@ def recorded_sleep(slept: list[float]) -> Callable[[float], None]:
 def test_a_429_is_retried_after_retry_after_and_then_succeeds(tmp_path: Path) -> None:
     # The server allows one request a second: stricter than the client's pacing.
     wire, slept = Wire(), list[float]()
-    with started(tmp_path, {"CAMPAIGN_SERVER_RATE_PER_SECOND": "1"}) as server, wire.http:
+    with seeded_server(tmp_path, {"CAMPAIGN_SERVER_RATE_PER_SECOND": "1"}) as server, wire.http:
         client = CampaignClient(
             server.base_url, server.new_key(), http=wire.http, sleep=recorded_sleep(slept)
         )
@@ -121,7 +109,7 @@ def test_a_429_that_stays_is_reported_after_the_bound(tmp_path: Path, retries: i
     # A frozen clock never refills the server's one request: every later request is a 429.
     settings = {"CAMPAIGN_SERVER_RATE_PER_SECOND": "1", "CAMPAIGN_SERVER_FROZEN_CLOCK_NS": "0"}
     wire, slept = Wire(), list[float]()
-    with started(tmp_path, settings) as server, wire.http:
+    with seeded_server(tmp_path, settings) as server, wire.http:
         client = CampaignClient(
             server.base_url,
             server.new_key(),
@@ -148,7 +136,7 @@ def test_a_429_that_stays_is_reported_after_the_bound(tmp_path: Path, retries: i
 
 def test_a_429_of_the_thread_operation_is_reported_in_its_own_shape(tmp_path: Path) -> None:
     settings = {"CAMPAIGN_SERVER_RATE_PER_SECOND": "1", "CAMPAIGN_SERVER_FROZEN_CLOCK_NS": "0"}
-    with started(tmp_path, settings) as server, httpx.Client() as http:
+    with seeded_server(tmp_path, settings) as server, httpx.Client() as http:
         client = CampaignClient(server.base_url, server.new_key(), http=http, sleep=lambda _: None)
         client.get_thread(seed.THREAD_ID)
         refused = client.get_thread(seed.THREAD_ID)

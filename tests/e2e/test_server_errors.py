@@ -15,7 +15,7 @@ import pytest
 from examples.server import seed
 
 from campaign_rules.responses import ApiError, CredentialsError, parse_error
-from tests.e2e.support import Server, ServerDidNotStart, running_server
+from tests.e2e.support import Server, seeded_server
 
 pytestmark = pytest.mark.e2e
 
@@ -83,13 +83,8 @@ def test_a_path_outside_the_base_address_is_a_404_envelope(
 @pytest.fixture
 def breakable(tmp_path: Path) -> Iterator[Server]:
     """A server of its own, whose database the test may break."""
-    database = tmp_path / "campaigns.db"
-    seed.seed(database)
-    try:
-        with running_server(database, tmp_path / "server.log") as started:
-            yield started
-    except ServerDidNotStart as failure:
-        pytest.fail(str(failure))
+    with seeded_server(tmp_path) as started:
+        yield started
 
 
 def test_an_exception_in_an_endpoint_is_a_500_in_the_operations_shape(

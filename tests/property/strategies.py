@@ -14,7 +14,7 @@ spec and docs/decisions.md, and `ECMASCRIPT_WHITESPACE` below is written out fro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
@@ -61,17 +61,6 @@ def _non_string_key_dicts(draw: st.DrawFn) -> dict[Any, Any]:
 
 
 non_string_key_dicts = _non_string_key_dicts()
-
-
-def _all_keys(value: Any) -> Iterator[Any]:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if type(item) is dict:
-            yield from item
-            stack.extend(item.values())
-        elif type(item) is list:
-            stack.extend(item)
 
 
 DEPTH = 10_000

@@ -131,7 +131,8 @@ def _parser() -> tuple[
         + describe_exits(
             valid="valid",
             invalid="invalid",
-            unreadable="unreadable file (empty, not UTF-8, a byte order mark) or malformed JSON",
+            unreadable="unreadable file (empty, not UTF-8, a byte order mark), malformed JSON "
+            "or flags that do not go together",
         ),
     )
     check.add_argument("file", help="path of a JSON file, or - for standard input")

@@ -40,7 +40,6 @@ def name_not_blank(doc: Document, findings: list[Finding]) -> None:
     A longer one is `name_within_max_length`'s; another type is the type rule's.
     """
     name = doc.string("name")
-    # A name over the length limit is `name_within_max_length`'s to report.
     if name is not None and len(name) <= NAME_MAX_LENGTH and is_blank(name):
         findings.append(Finding("name", "name must not be empty or only white space"))
 
@@ -50,7 +49,6 @@ def agent_id_is_uuid_v4(doc: Document, findings: list[Finding]) -> None:
 
     The document keeps one only when `is_uuid_v4` accepts it; another type is the type rule's.
     """
-    # The document keeps `agent_id` only when it is a UUID v4 (read once, with `is_uuid_v4`).
     if doc.string("agent_id") is not None and doc.agent_id is None:
         findings.append(Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form"))
 

@@ -53,7 +53,6 @@ def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
 
     A long array is not read, so its tags are not asked about.
     """
-    # A list over the item limit is not read, so its tags are not looked up (D-filter-lists).
     items = doc.filter_lists.get("filter_tags")
     if doc.directory is None or items is None:
         return
