@@ -274,6 +274,15 @@ def test_no_report_is_left_for_an_audit_that_could_not_read_its_store(tmp_path):
     assert not report.exists()
 
 
+def test_an_output_that_cannot_be_opened_leaves_no_other_output_behind(tmp_path):
+    store, rows = tmp_path / "store.jsonl", tmp_path / "rows.jsonl"
+    store.write_text(VALID + "\n", encoding="utf-8")
+    report = tmp_path / "no" / "such" / "report.html"
+    done = audit_command(str(store), "--violations", str(rows), "--html", str(report))
+    assert done.returncode == 2
+    assert not rows.exists()
+
+
 # --- In the headless browser (tests/browser.py) --------------------------------------------
 
 

@@ -106,3 +106,29 @@ def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop)
     assert err.decode() == f"campaign-rules: {argv[0]} {meaning}\n"
     assert out == b""
     assert [pid for pid in workers if _alive(pid, started[pid])] == []
+
+
+def test_a_stopped_audit_leaves_its_rows_but_no_empty_report(tmp_path):
+    report, rows = tmp_path / "report.html", tmp_path / "rows.jsonl"
+    argv = ["audit", "--jobs", "1", "--html", str(report), "--violations", str(rows), "-"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "campaign_rules", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdin is not None
+        process.stdin.write(_feed("audit"))  # returns once the command has read most of it
+        process.stdin.flush()
+        assert report.exists()  # opened before the audit began
+        os.killpg(process.pid, signal.SIGINT)
+        process.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+    assert process.returncode == 130
+    assert not report.exists()
+    assert rows.stat().st_size > 0  # the rows written before the stop stay (D-cli-signals)

@@ -63,7 +63,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         + describe_exits(
             valid="all valid",
             invalid="some invalid or unreadable",
-            unreadable="a file could not be read",
+            unreadable="a file could not be read, or an output file written",
         )
         + f" A progress bar needs {_PROGRESS_EXTRA} (tqdm); more than "
         "one machine, campaign_rules.dask (campaign-rules[dask]).",
@@ -109,30 +109,52 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> tuple[int, str]:
-    """Run `campaign-rules audit` with parsed arguments: the exit status and what to print."""
+    """Run `campaign-rules audit` with parsed arguments: the exit status and what to print.
+
+    The output files are opened before the audit, so that a path that cannot be written fails
+    at once; an audit that ends without its summary (a file it could not read, Ctrl-C) leaves
+    no empty report behind, and one that could not open all its outputs leaves none of them.
+    """
     jobs = args.jobs or available_cpus()
-    with contextlib.ExitStack() as stack:
-        try:
-            rows = _output(stack, args.violations)
-            report = _output(stack, args.html)
-        except OSError as error:
-            _say(f"cannot write {error.filename}: {error}")
-            return ExitStatus.UNREADABLE, ""
-        advance = stack.enter_context(_progress())
-        summary, failed = audit_paths(args.paths, jobs=jobs, rows=rows, advance=advance)
-        if report is not None and not failed:
-            report.write(html_report(summary, docs_url=args.docs_url))
+    opened: list[str] = []  # the output files this run made, emptied as it opened them
+    report_written = False
+    try:
+        with contextlib.ExitStack() as stack:
+            try:
+                rows = _output(stack, args.violations, opened)
+                report = _output(stack, args.html, opened)
+            except OSError as error:
+                _say(f"cannot write {error.filename}: {error}")
+                _remove(opened)
+                return ExitStatus.UNREADABLE, ""
+            advance = stack.enter_context(_progress())
+            summary, failed = audit_paths(args.paths, jobs=jobs, rows=rows, advance=advance)
+            if report is not None and not failed:
+                report.write(html_report(summary, docs_url=args.docs_url))
+                report_written = True
+    finally:
+        if args.html in opened and not report_written:
+            _remove([args.html])  # the rows written before a stop stay (D-cli-signals)
     if failed:  # the summary of part of the store would read as an audit of all of it
-        if args.html is not None:  # opened empty above, so that a wrong path failed at once
-            os.remove(args.html)
         return ExitStatus.UNREADABLE, ""
     text = json.dumps(summary.to_json(), indent=2) if args.json else render_table(summary)
     return (ExitStatus.VALID if summary.all_valid else ExitStatus.INVALID), text + "\n"
 
 
-def _output(stack: contextlib.ExitStack, path: str | None) -> IO[str] | None:
-    """The file `path` opened for writing text, closed with `stack`; None for no path."""
-    return None if path is None else stack.enter_context(open(path, "w", encoding="utf-8"))
+def _output(stack: contextlib.ExitStack, path: str | None, opened: list[str]) -> IO[str] | None:
+    """The file `path` opened for writing text, closed with `stack` and added to `opened`."""
+    if path is None:
+        return None
+    file = stack.enter_context(open(path, "w", encoding="utf-8"))  # noqa: SIM115 (`stack` closes it)
+    opened.append(path)
+    return file
+
+
+def _remove(paths: list[str]) -> None:
+    """Remove the output files `paths`, which this run made and left incomplete."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.remove(path)
 
 
 def audit_paths(
