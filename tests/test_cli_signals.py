@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,12 +69,12 @@ STOPS = {
 }
 
 
-@pytest.mark.parametrize("stop", list(STOPS))
-@pytest.mark.parametrize("name", list(COMMANDS))
-def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop):
-    number, whole_group, status, meaning = STOPS[stop]
-    argv = COMMANDS[name]
-    jobs = int(argv[2]) if argv[1] == "--jobs" else 1
+@contextlib.contextmanager
+def running(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
+    """`campaign-rules ARGV` in a session of its own, fed more than it can read at once.
+
+    Whatever happens in the block, no process of the session is left behind.
+    """
     process = subprocess.Popen(
         [sys.executable, "-m", "campaign_rules", *argv],
         stdin=subprocess.PIPE,
@@ -85,6 +86,20 @@ def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop)
         assert process.stdin is not None
         process.stdin.write(_feed(argv[0]))  # returns once the command has read most of it
         process.stdin.flush()
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+
+
+@pytest.mark.parametrize("stop", list(STOPS))
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop):
+    number, whole_group, status, meaning = STOPS[stop]
+    argv = COMMANDS[name]
+    jobs = int(argv[2]) if argv[1] == "--jobs" else 1
+    with running(argv) as process:
         workers: set[int] = set()
         deadline = time.monotonic() + 30
         while jobs > 1 and len(workers) < jobs and time.monotonic() < deadline:
@@ -97,11 +112,6 @@ def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop)
         else:
             os.kill(process.pid, number)
         out, err = process.communicate(timeout=30)
-    finally:
-        # Whatever happened, leave no process of the test's session behind.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
     assert process.returncode == status
     assert err.decode() == f"campaign-rules: {argv[0]} {meaning}\n"
     assert out == b""
@@ -111,24 +121,10 @@ def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop)
 def test_a_stopped_audit_leaves_its_rows_but_no_empty_report(tmp_path):
     report, rows = tmp_path / "report.html", tmp_path / "rows.jsonl"
     argv = ["audit", "--jobs", "1", "--html", str(report), "--violations", str(rows), "-"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "campaign_rules", *argv],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        assert process.stdin is not None
-        process.stdin.write(_feed("audit"))  # returns once the command has read most of it
-        process.stdin.flush()
+    with running(argv) as process:
         assert report.exists()  # opened before the audit began
         os.killpg(process.pid, signal.SIGINT)
         process.communicate(timeout=30)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
     assert process.returncode == 130
     assert not report.exists()
     assert rows.stat().st_size > 0  # the rows written before the stop stay (D-cli-signals)
