@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from campaign_rules import COMPILED, __version__
 from campaign_rules._cli import audit
-from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, describe_exits
+from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, describe_exits, say
 from campaign_rules._cli.signals import Stopped, stop_on_signals
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _run(args, command)
         except Stopped as stop:
-            print(f"campaign-rules: {args.command} {SIGNAL_MEANINGS[stop.status]}", file=sys.stderr)
+            say(f"{args.command} {SIGNAL_MEANINGS[stop.status]}")
             return stop.status
 
 
@@ -247,5 +247,5 @@ def _load(path: str) -> object:
 
 
 def _fail(reason: str) -> NoReturn:
-    print(f"campaign-rules: {reason}", file=sys.stderr)
+    say(reason)
     raise SystemExit(ExitStatus.UNREADABLE)

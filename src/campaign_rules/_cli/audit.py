@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import IO, Any, BinaryIO, Final, Protocol
 
-from campaign_rules._cli.exits import ExitStatus, describe_exits
+from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers
 from campaign_rules._export.catalogue import catalogue
 from campaign_rules._export.report import DOCS_URL
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> tuple[int, str]:
                 rows = _output(stack, args.violations, opened)
                 report = _output(stack, args.html, opened)
             except OSError as error:
-                _say(f"cannot write {error.filename}: {error}")
+                say(f"cannot write {error.filename}: {error}")
                 _remove(opened)
                 return ExitStatus.UNREADABLE, ""
             advance = stack.enter_context(_progress())
@@ -199,7 +199,7 @@ def audit_paths(
                     if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
                         take()
             except _CannotRead as error:
-                _say(_cannot_read(path, str(error), next_line - first_line, next_line - 1))
+                say(_cannot_read(path, str(error), next_line - first_line, next_line - 1))
                 failed = True
                 break
         while pending:
@@ -357,7 +357,7 @@ def _progress() -> Iterator[Callable[[int], object]]:
     try:
         tqdm: Any = importlib.import_module("tqdm").tqdm
     except ImportError:
-        _say(f"no progress bar: install {_PROGRESS_EXTRA} (tqdm) for one")
+        say(f"no progress bar: install {_PROGRESS_EXTRA} (tqdm) for one")
         yield lambda records: None
         return
     with tqdm(unit=" records", unit_scale=True, file=sys.stderr, smoothing=0.1) as bar:
@@ -404,7 +404,3 @@ def _aligned(table: Sequence[tuple[str, ...]]) -> list[str]:
 
 def _numbers(numbers: tuple[int, ...]) -> str:
     return ", ".join(str(number) for number in numbers)
-
-
-def _say(reason: str) -> None:
-    print(f"campaign-rules: {reason}", file=sys.stderr)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import enum
 import signal
+import sys
 
-__all__ = ["SIGNAL_MEANINGS", "ExitStatus", "describe_exits"]
+__all__ = ["SIGNAL_MEANINGS", "ExitStatus", "describe_exits", "say"]
 
 # A process stopped by a signal it handles exits 128 + the signal's number, as a shell reports
 # one the signal ended (POSIX `sh`, "Exit Status for Commands").
@@ -38,3 +39,8 @@ def describe_exits(valid: str, invalid: str | None, unreadable: str) -> str:
     meanings |= {ExitStatus.UNREADABLE: unreadable, **SIGNAL_MEANINGS}
     listed = ", ".join(f"{status.value} {text}" for status, text in meanings.items() if text)
     return f"Exit status: {listed}."
+
+
+def say(problem: str) -> None:
+    """Tell the user of a problem: one line on standard error, named for the command."""
+    print(f"campaign-rules: {problem}", file=sys.stderr)
