@@ -33,7 +33,12 @@ _MODES: Final = {mode.value: mode for mode in CyclesMode}
 # look-up here, and a service's schedules repeat (office hours); the bound keeps the memory of
 # hostile or unusual schedules to some hundreds of kilobytes (D-compiled-build).
 DAY_WINDOWS_KEPT: Final = 4096
-_DAY_WINDOWS: Final[dict[tuple[datetime.time, datetime.time, bool], DayWindow]] = {}
+# The windows kept, active and inactive apart, by start time then stop time: keyed by the times
+# themselves, which `parse_time` gives as one object per time of day with its hash kept, rather
+# than by a `(start, stop, active)` tuple made and hashed for every window (issue 22).
+_ACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
+_INACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
+_windows_kept = 0
 
 
 def build_campaign(doc: Document) -> CampaignCreate:
@@ -97,15 +102,18 @@ def _schedule(doc: Document, path: str) -> Schedule | None:
 
 def _day_window(window: Window) -> DayWindow:
     """The frozen `DayWindow` of `window`: the one already made for the same times, if kept."""
+    global _windows_kept
     start, stop = window.start_time, window.stop_time
     if start is None or stop is None:
         raise TypeError("a time the rules refuse reached the value objects")
-    key = (start, stop, window.active)
-    made = _DAY_WINDOWS.get(key)
+    kept = _ACTIVE_WINDOWS if window.active else _INACTIVE_WINDOWS
+    by_stop = kept.get(start)
+    made = by_stop.get(stop) if by_stop is not None else None
     if made is None:
-        made = construct(DayWindow, key)
-        if len(_DAY_WINDOWS) < DAY_WINDOWS_KEPT:
-            _DAY_WINDOWS[key] = made
+        made = construct(DayWindow, (start, stop, window.active))
+        if _windows_kept < DAY_WINDOWS_KEPT:
+            _windows_kept += 1
+            kept.setdefault(start, {})[stop] = made
     return made
 
 
