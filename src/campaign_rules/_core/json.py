@@ -159,7 +159,8 @@ def read_list(value: object) -> list[object] | None:
 def is_object(value: object) -> bool:
     """Whether `value` is a JSON object (a `dict`, however large)."""
     cls = type(value)
-    return cls is dict or issubclass(cls, dict)
+    # `None` (an absent member: most of a schedule's days) before the generic `issubclass` call.
+    return cls is dict or (value is not None and issubclass(cls, dict))
 
 
 def is_oversized_object(value: object) -> bool:
