@@ -30,7 +30,8 @@ _MODES: Final = {mode.value: mode for mode in CyclesMode}
 DAY_WINDOWS_KEPT: Final = 4096
 # The windows kept, active and inactive apart, by start time then stop time: keyed by the times
 # themselves, which `parse_time` gives as one object per time of day with its hash kept, rather
-# than by a `(start, stop, active)` tuple made and hashed for every window (issue 22).
+# than by a `(start, stop, active)` tuple made and hashed for every window (issue 22); and how
+# many there are, against the bound.
 _ACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
 _INACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
 _windows_kept = 0
