@@ -275,4 +275,5 @@ class TestEqualWindowsAreOneValue:
         for first in range(0, len(windows), len(WEEKDAYS)):
             scheduling = dict(zip(WEEKDAYS, windows[first : first + len(WEEKDAYS)], strict=False))
             assert validate_create(payload(scheduling=scheduling)).ok
-        assert len(build._DAY_WINDOWS) == build.DAY_WINDOWS_KEPT
+        kept = [*build._ACTIVE_WINDOWS.values(), *build._INACTIVE_WINDOWS.values()]
+        assert sum(len(by_stop) for by_stop in kept) == build.DAY_WINDOWS_KEPT

@@ -90,6 +90,8 @@ def as_string(value: object) -> str | None:
     cls = type(value)
     if cls is str:
         return value  # type: ignore[return-value]
+    if value is None:  # an absent member: no `issubclass` (a generic call compiled, ~40 ns)
+        return None
     if issubclass(cls, str):
         # str.__str__ of a subclass instance copies the characters; no override runs.
         return str.__str__(value)
@@ -121,7 +123,7 @@ def as_integer(value: object) -> int | None:
     cls = type(value)
     if cls is int:
         return value  # type: ignore[return-value]
-    if cls is bool:
+    if cls is bool or value is None:  # as in `as_string`: no `issubclass` for an absent member
         return None
     if issubclass(cls, int):
         return int.__int__(value)  # type: ignore[arg-type]
@@ -157,7 +159,8 @@ def read_list(value: object) -> list[object] | None:
 def is_object(value: object) -> bool:
     """Whether `value` is a JSON object (a `dict`, however large)."""
     cls = type(value)
-    return cls is dict or issubclass(cls, dict)
+    # `None` (an absent member: most of a schedule's days) before the generic `issubclass` call.
+    return cls is dict or (value is not None and issubclass(cls, dict))
 
 
 def is_oversized_object(value: object) -> bool:
