@@ -58,11 +58,11 @@ __all__ = [
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 # spec 2.4: the two dates of the cycles schedule.
 _CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
-# The members that rules read as text: each is read (and a str subclass copied) once. The rules
-# of the first four refuse every text over `NAME_MAX_LENGTH` characters (a UUID, a channel and a
-# zone name are shorter than a name), so a str subclass there is copied only that far and one
-# character more, which they refuse as they would the whole (D-hostile-input).
-_BOUNDED_TEXT_MEMBERS: Final = ("name", "agent_id", "integration_type", "timezone")
+# The members that rules read as text (`Document.string`) are each read (and a str subclass
+# copied) once. The rules of `name`, `agent_id`, `integration_type` and `timezone` refuse every
+# text over `NAME_MAX_LENGTH` characters (a UUID, a channel and a zone name are shorter than a
+# name), so a str subclass there is copied only that far and one character more, which they
+# refuse as they would the whole (D-hostile-input).
 _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # What a payload without an enabled cycles block has of filter lists and dates: shared, and
 # never written (`_read_enabled_cycles` gives a document mappings of its own).
@@ -238,21 +238,28 @@ class Document:
         self._integration_type_found: str | None = None
         root = Site(None, payload, _CAMPAIGN)
         self.root: dict[str, object] = root.members if root.members is not None else {}
+        members = self.root
+        # Each text in a local, and the mapping a display: compiled, a comprehension over a
+        # final tuple of names boxed the tuple and walked it with a generic iterator, and the
+        # texts were then looked up again in the mapping just made.
+        agent_id = as_string_head(members.get("agent_id"), _TEXT_HEAD)
+        integration_type = as_string_head(members.get("integration_type"), _TEXT_HEAD)
+        integration_id = as_string(members.get("integration_id"))
         self._strings = {
-            name: as_string_head(self.root.get(name), _TEXT_HEAD) for name in _BOUNDED_TEXT_MEMBERS
+            "name": as_string_head(members.get("name"), _TEXT_HEAD),
+            "agent_id": agent_id,
+            "integration_type": integration_type,
+            "timezone": as_string_head(members.get("timezone"), _TEXT_HEAD),
+            "integration_id": integration_id,
         }
-        self._strings["integration_id"] = as_string(self.root.get("integration_id"))
 
-        self.channel: IntegrationType | None = _CHANNELS.get(
-            self._strings["integration_type"] or ""
-        )
-        agent_id = self._strings["agent_id"]
+        self.channel: IntegrationType | None = _CHANNELS.get(integration_type or "")
         self.agent_id: str | None = (
             agent_id.lower() if agent_id is not None and is_uuid_v4(agent_id) else None
         )
-        self.integration_id: str | None = self._strings["integration_id"] or None
+        self.integration_id: str | None = integration_id or None
 
-        cycles = read_object(self.root.get("cycles"))
+        cycles = read_object(members.get("cycles"))
         enabled = cycles if cycles is not None and cycles.get("enabled") is True else None
         self.enabled_cycles: dict[str, object] | None = enabled
         self.cycles_mode: str | None = (
