@@ -56,8 +56,8 @@ __all__ = [
 ]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
-# spec 2.4: the two dates of the cycles schedule.
-_CYCLE_DATES: Final = ("schedule_start_date", "schedule_end_date")
+# spec 2.4: the two dates of the cycles schedule (a tuple of any length, as `FILTER_LISTS`).
+_CYCLE_DATES: Final[tuple[str, ...]] = ("schedule_start_date", "schedule_end_date")
 # The members that rules read as text (`Document.string`), each read (and a str subclass
 # copied) once, by their place in `Document._texts`: a list, where a mapping of the five names
 # to their texts cost 4 % more of a document's instructions to build and free (callgrind). The
