@@ -76,9 +76,11 @@ _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # never written (`_read_enabled_cycles` gives a document mappings of its own).
 _NO_FILTER_LISTS: Final[dict[str, list[object]]] = {}
 _NO_CYCLE_DATES: Final[dict[str, datetime.date | None]] = {}
-# The paths of the two schedules' windows, spelt once rather than on every payload.
-WINDOW_PATHS: Final = {
-    schedule: {day: f"{schedule}.{day}" for day in WEEKDAYS}
+# The weekdays and the paths of their windows in the two schedules, spelt once rather than on
+# every payload: pairs in a tuple, walked by index (compiled, the walk of a dict's items it was
+# took 3.5 % of a document's instructions more, callgrind).
+WINDOW_PATHS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    schedule: tuple((day, f"{schedule}.{day}") for day in WEEKDAYS)
     for schedule in ("scheduling", "cycles.schedule")
 }
 
@@ -334,7 +336,7 @@ class Document:
         if schedule is None:
             return
         windows = self.schedule_windows[path] = []
-        for weekday, (day, window_path) in enumerate(WINDOW_PATHS[path].items()):
+        for weekday, (day, window_path) in enumerate(WINDOW_PATHS[path]):
             raw_window = schedule.get(day)
             if not is_object(raw_window):
                 continue  # absent, `null` or not an object: the schedule's type check reports it
