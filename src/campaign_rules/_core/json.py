@@ -5,6 +5,10 @@ at a value's exact type and read it through the built-in types' own methods, so 
 subclass overrides (`__eq__`, `__hash__`, `__len__`, `__iter__`, `__getitem__`, `__str__`)
 ever runs, and nothing here raises. Each reader answers with a plain built-in value, or with
 `None` when the value is not of the JSON type asked for.
+
+The readers used on members that may be absent answer `None` (what `dict.get` gives for an
+absent member) before testing for a subclass: compiled, `issubclass` is a generic call through
+the builtins module, which took about 20 ns of a reader's 30 to 40 on `None`.
 """
 
 from __future__ import annotations
@@ -90,9 +94,7 @@ def as_string(value: object) -> str | None:
     cls = type(value)
     if cls is str:
         return value  # type: ignore[return-value]
-    if value is None:  # an absent member: no `issubclass` (a generic call compiled, ~40 ns)
-        return None
-    if issubclass(cls, str):
+    if value is not None and issubclass(cls, str):
         # str.__str__ of a subclass instance copies the characters; no override runs.
         return str.__str__(value)
     return None
@@ -108,7 +110,7 @@ def as_string_head(value: object, length: int) -> str | None:
     cls = type(value)
     if cls is str:
         return value  # type: ignore[return-value]
-    if issubclass(cls, str):
+    if value is not None and issubclass(cls, str):
         # str.__getitem__ of a subclass instance copies the characters; no override runs.
         return str.__getitem__(value, slice(0, length))  # type: ignore[index]
     return None
@@ -123,7 +125,7 @@ def as_integer(value: object) -> int | None:
     cls = type(value)
     if cls is int:
         return value  # type: ignore[return-value]
-    if cls is bool or value is None:  # as in `as_string`: no `issubclass` for an absent member
+    if cls is bool or value is None:
         return None
     if issubclass(cls, int):
         return int.__int__(value)  # type: ignore[arg-type]
@@ -143,7 +145,9 @@ def array_length(value: object) -> int | None:
     cls = type(value)
     if cls is list:  # the common case first: compiled, `len` of a `list` reads its size
         return len(value)  # type: ignore[arg-type]
-    return list.__len__(value) if issubclass(cls, list) else None  # type: ignore[arg-type]
+    if value is None or not issubclass(cls, list):
+        return None
+    return list.__len__(value)  # type: ignore[arg-type]
 
 
 def read_list(value: object) -> list[object] | None:
@@ -151,7 +155,7 @@ def read_list(value: object) -> list[object] | None:
     cls = type(value)
     if cls is list:
         return value  # type: ignore[return-value]
-    if issubclass(cls, list):
+    if value is not None and issubclass(cls, list):
         return list.copy(value)  # type: ignore[arg-type]
     return None
 
@@ -159,7 +163,6 @@ def read_list(value: object) -> list[object] | None:
 def is_object(value: object) -> bool:
     """Whether `value` is a JSON object (a `dict`, however large)."""
     cls = type(value)
-    # `None` (an absent member: most of a schedule's days) before the generic `issubclass` call.
     return cls is dict or (value is not None and issubclass(cls, dict))
 
 
@@ -181,7 +184,7 @@ def read_object(value: object) -> dict[str, object] | None:
             return None
         if _names_are_plain_strings(value):  # type: ignore[arg-type]
             return value  # type: ignore[return-value]
-    elif not issubclass(cls, dict) or is_oversized_object(value):
+    elif value is None or not issubclass(cls, dict) or is_oversized_object(value):
         return None
     items: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
     return {str.__str__(name): member for name, member in items if issubclass(type(name), str)}

@@ -137,7 +137,9 @@ CONTACT_STATUSES: Final[Mapping[IntegrationType, frozenset[ContactStatus]]] = Ma
 })  # fmt: skip
 
 # D-filter-lists: `cycles.filter_statuses` and `cycles.filter_tags` hold at most 100 items.
-FILTER_LISTS: Final = ("filter_statuses", "filter_tags")
+# Typed as a tuple of any length: compiled, a final tuple of fixed length is a C struct, boxed
+# into a new tuple and walked with a generic iterator at every `for` over it.
+FILTER_LISTS: Final[tuple[str, ...]] = ("filter_statuses", "filter_tags")
 FILTER_LIST_MAX_ITEMS: Final = 100
 
 # D-hostile-input: an object of the creation input has at most 13 members; one with more
