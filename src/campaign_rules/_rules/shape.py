@@ -109,6 +109,6 @@ def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
             types = site.shape[name]
             if name not in site.left_to_others and json_type(members[name]) not in types:
                 path = member_path(site.path, name)
-                findings.append(
-                    Finding(path, f"{path} must be {' or '.join(map(with_article, types))}")
-                )
+                # A list rather than `map`: compiled, `with_article` is then called natively.
+                expected = " or ".join([with_article(kind) for kind in types])
+                findings.append(Finding(path, f"{path} must be {expected}"))
