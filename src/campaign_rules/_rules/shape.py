@@ -63,8 +63,8 @@ def known_members_only(doc: Document, findings: list[Finding]) -> None:
         )
         has_unnamed = False
         for name in names:
-            # `as_string` asks `issubclass` (a generic call compiled) only of a name that is not
-            # a plain `str`, where the test here asked it of every name (issue 22).
+            # `as_string` asks `issubclass` (a generic call compiled, about 30 ns) only of a name
+            # that is not a plain `str`.
             text = as_string(name)
             if text is None:
                 has_unnamed = True
