@@ -30,7 +30,8 @@ def collect_violations(
             for finding in findings:
                 fields = (rule.key, finding.field, finding.message, rule.id)
                 found.append(construct(Violation, fields))
-                if len(found) == cap:
+                # `cap` narrowed to an `int`: compiled, a native comparison, not a generic one.
+                if cap is not None and len(found) == cap:
                     return True
             findings.clear()
     return False
