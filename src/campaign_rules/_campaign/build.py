@@ -47,12 +47,12 @@ def build_campaign(doc: Document) -> CampaignCreate:
     return construct(
         CampaignCreate,
         (
-            _checked(doc.string("name")),
+            _checked(doc.name_text),
             _checked(doc.agent_id),
             _checked(doc.integration_id),
             _checked(doc.channel),
             as_string(root.get("description")),
-            _or_default(doc.string("timezone"), DEFAULT_TIMEZONE),
+            _or_default(doc.timezone_text, DEFAULT_TIMEZONE),
             _or_default(as_integer(root.get("retries")), DEFAULT_RETRIES),
             _or_default(as_integer(root.get("message_limit")), DEFAULT_MESSAGE_LIMIT),
             as_string(root.get("first_message")),

@@ -58,19 +58,13 @@ __all__ = [
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 # spec 2.4: the two dates of the cycles schedule (a tuple of any length, as `FILTER_LISTS`).
 _CYCLE_DATES: Final[tuple[str, ...]] = ("schedule_start_date", "schedule_end_date")
-# The members that rules read as text (`Document.string`), each read (and a str subclass
-# copied) once, by their place in `Document._texts`: a list, where a mapping of the five names
-# to their texts cost 4 % more of a document's instructions to build and free (callgrind). The
-# rules of the first four refuse every text over `NAME_MAX_LENGTH` characters (a UUID, a channel
-# and a zone name are shorter than a name), so a str subclass there is copied only that far and
-# one character more, which they refuse as they would the whole (D-hostile-input).
-_TEXT_AT: Final = {
-    "name": 0,
-    "agent_id": 1,
-    "integration_type": 2,
-    "timezone": 3,
-    "integration_id": 4,
-}
+# The members that rules read as text are each read (and a str subclass copied) once, into an
+# attribute of the document (`Document.name_text`, ...): a read of a C struct's field compiled,
+# where a mapping of the five names cost a look-up on every read and 4 % of a document's
+# instructions to build and free (callgrind). The rules of `name`, `agent_id`,
+# `integration_type` and `timezone` refuse every text over `NAME_MAX_LENGTH` characters (a UUID,
+# a channel and a zone name are shorter than a name), so a str subclass there is copied only
+# that far and one character more, which they refuse as they would the whole (D-hostile-input).
 _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # What a payload without an enabled cycles block has of filter lists and dates: shared, and
 # never written (`_read_enabled_cycles` gives a document mappings of its own).
@@ -223,6 +217,9 @@ class Document:
     """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read.
 
     Attributes, all read when the document is made:
+    `name_text`, `agent_id_text`, `integration_type_text`, `timezone_text` and
+    `integration_id_text`: each member when it is a string, else `None` (the first four cut
+    after `NAME_MAX_LENGTH` + 1 characters, which their rules refuse as they would the whole);
     `channel`: the `integration_type` when it is a supported one;
     `agent_id`: the `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id);
     `integration_id`: the `integration_id` when it is a non-empty string;
@@ -249,24 +246,18 @@ class Document:
         root = Site(None, payload, _CAMPAIGN)
         self.root: dict[str, object] = root.members if root.members is not None else {}
         members = self.root
-        # Each text in a local, and the list a display: compiled, a comprehension over a final
-        # tuple of names boxed the tuple and walked it with a generic iterator.
-        agent_id = as_string_head(members.get("agent_id"), _TEXT_HEAD)
-        integration_type = as_string_head(members.get("integration_type"), _TEXT_HEAD)
-        integration_id = as_string(members.get("integration_id"))
-        self._texts: list[str | None] = [  # in the order of `_TEXT_AT`
-            as_string_head(members.get("name"), _TEXT_HEAD),
-            agent_id,
-            integration_type,
-            as_string_head(members.get("timezone"), _TEXT_HEAD),
-            integration_id,
-        ]
+        self.name_text = as_string_head(members.get("name"), _TEXT_HEAD)
+        self.agent_id_text = as_string_head(members.get("agent_id"), _TEXT_HEAD)
+        self.integration_type_text = as_string_head(members.get("integration_type"), _TEXT_HEAD)
+        self.timezone_text = as_string_head(members.get("timezone"), _TEXT_HEAD)
+        self.integration_id_text = as_string(members.get("integration_id"))
 
-        self.channel: IntegrationType | None = _CHANNELS.get(integration_type or "")
+        self.channel: IntegrationType | None = _CHANNELS.get(self.integration_type_text or "")
+        agent_id = self.agent_id_text
         self.agent_id: str | None = (
             agent_id.lower() if agent_id is not None and is_uuid_v4(agent_id) else None
         )
-        self.integration_id: str | None = integration_id or None
+        self.integration_id: str | None = self.integration_id_text or None
 
         cycles = read_object(members.get("cycles"))
         enabled = cycles if cycles is not None and cycles.get("enabled") is True else None
@@ -289,15 +280,6 @@ class Document:
         self.cycle_dates: dict[str, datetime.date | None] = _NO_CYCLE_DATES
         if enabled is not None:
             self._read_enabled_cycles(enabled)
-
-    def string(self, name: str) -> str | None:
-        """The payload's member `name` when it is a string.
-
-        The members the rules read as text were read when the document was made, once however
-        often asked; any other is read when asked.
-        """
-        at = _TEXT_AT.get(name)
-        return self._texts[at] if at is not None else as_string(self.root.get(name))
 
     @property
     def cycles_enabled(self) -> bool:

@@ -29,7 +29,7 @@ _SUPPORTED_TYPES: Final = ", ".join(channel.value for channel in IntegrationType
 
 def name_within_max_length(doc: Document, findings: list[Finding]) -> None:
     """Counts the code points of a string `name` (another type is the type rule's)."""
-    name = doc.string("name")
+    name = doc.name_text
     if name is not None and len(name) > NAME_MAX_LENGTH:
         findings.append(Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters"))
 
@@ -39,7 +39,7 @@ def name_not_blank(doc: Document, findings: list[Finding]) -> None:
 
     A longer one is `name_within_max_length`'s; another type is the type rule's.
     """
-    name = doc.string("name")
+    name = doc.name_text
     if name is not None and len(name) <= NAME_MAX_LENGTH and is_blank(name):
         findings.append(Finding("name", "name must not be empty or only white space"))
 
@@ -49,23 +49,19 @@ def agent_id_is_uuid_v4(doc: Document, findings: list[Finding]) -> None:
 
     The document keeps one only when `is_uuid_v4` accepts it; another type is the type rule's.
     """
-    # The kept id first: on a valid body it decides without `Document.string` (9 ns, issue 22).
-    if doc.agent_id is None and doc.string("agent_id") is not None:
+    if doc.agent_id is None and doc.agent_id_text is not None:
         findings.append(Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form"))
 
 
 def integration_id_not_empty(doc: Document, findings: list[Finding]) -> None:
     """Reports only a string of length zero: white space is an id, another type the type rule's."""
-    # The kept id (a non-empty string) first: on a valid body it decides without
-    # `Document.string` (9 ns, issue 22).
-    if doc.integration_id is None and doc.string("integration_id") == "":
+    if doc.integration_id is None and doc.integration_id_text == "":
         findings.append(Finding("integration_id", "integration_id must not be empty"))
 
 
 def integration_type_is_supported(doc: Document, findings: list[Finding]) -> None:
     """Reports a string the document could not read as a channel (`Document.channel` is `None`)."""
-    # The channel first: on a valid body it decides without `Document.string` (9 ns, issue 22).
-    if doc.channel is None and doc.string("integration_type") is not None:
+    if doc.channel is None and doc.integration_type_text is not None:
         findings.append(
             Finding("integration_type", f"integration_type must be one of {_SUPPORTED_TYPES}")
         )
@@ -73,7 +69,7 @@ def integration_type_is_supported(doc: Document, findings: list[Finding]) -> Non
 
 def timezone_is_iana_name(doc: Document, findings: list[Finding]) -> None:
     """Looks a string up in the zone names read once (`_core.timezones`): it opens no file."""
-    timezone = doc.string("timezone")
+    timezone = doc.timezone_text
     if timezone is not None and not is_timezone_name(timezone):
         findings.append(Finding("timezone", "timezone must be an IANA time zone name"))
 
