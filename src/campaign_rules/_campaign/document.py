@@ -230,7 +230,8 @@ class Document:
     cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses it);
     `sites`: every object in force whose members are checked, root first, in document order;
     `windows`: the readable weekday windows of the schedules in force, each a `Window`;
-    `schedule_windows`: the same windows by the path of their schedule;
+    `scheduling_windows` and `cycles_schedule_windows`: the same windows of each schedule,
+    `None` when that schedule is not in force or not readable;
     `filter_lists`: the filter arrays of an enabled block within the item limit, by name,
     items read (an array over the limit is not read at all, D-filter-lists);
     `cycle_dates`: the schedule dates of an enabled block outside cooldown mode that are
@@ -270,11 +271,12 @@ class Document:
         )
 
         self.sites: list[Site] = []
-        self.windows: list[Window] = []
-        self.schedule_windows: dict[str, list[Window]] = {}
+        self.scheduling_windows: list[Window] | None = None
+        self.cycles_schedule_windows: list[Window] | None = None
         if is_object(payload):
             self.sites.append(root)
             self._read_sites(cycles)
+        self.windows: list[Window] = self._windows_in_force()
 
         self.filter_lists: dict[str, list[object]] = _NO_FILTER_LISTS
         self.cycle_dates: dict[str, datetime.date | None] = _NO_CYCLE_DATES
@@ -296,7 +298,7 @@ class Document:
 
         `cycles` is the members of the payload's cycles block, as read.
         """
-        self._read_schedule("scheduling", self.root.get("scheduling"))
+        self.scheduling_windows = self._read_schedule("scheduling", self.root.get("scheduling"))
         raw_cycles = self.root.get("cycles")
         if not is_object(raw_cycles):
             return
@@ -306,18 +308,23 @@ class Document:
             self.sites.append(Site("cycles", raw_cycles, _COOLDOWN_CYCLES))
         else:
             self.sites.append(Site("cycles", raw_cycles, _CYCLES))
-            self._read_schedule("cycles.schedule", self.cycles_schedule)
+            self.cycles_schedule_windows = self._read_schedule(
+                "cycles.schedule", self.cycles_schedule
+            )
 
-    def _read_schedule(self, path: str, raw: object) -> None:
-        """Add the sites of a Schedule object and of its weekday windows; keep its windows."""
+    def _read_schedule(self, path: str, raw: object) -> list[Window] | None:
+        """Add the sites of a Schedule object and of its weekday windows; its readable windows.
+
+        `None` when `raw` is no object, or one too large to read.
+        """
         if not is_object(raw):
-            return
+            return None
         site = Site(path, raw, _SCHEDULE)
         self.sites.append(site)
         schedule = site.members
         if schedule is None:
-            return
-        windows = self.schedule_windows[path] = []
+            return None
+        windows: list[Window] = []
         for weekday, (day, window_path) in enumerate(WINDOW_PATHS[path]):
             raw_window = schedule.get(day)
             if not is_object(raw_window):
@@ -326,7 +333,18 @@ class Document:
             self.sites.append(window)
             if window.members is not None:  # else too large to read: its site reports it
                 windows.append(window)
-                self.windows.append(window)
+        return windows
+
+    def _windows_in_force(self) -> list[Window]:
+        """The windows of both schedules, in document order.
+
+        The list of the one schedule in force when there is one, rather than a copy (a list
+        made, filled and freed for each payload, callgrind): nothing writes these lists.
+        """
+        scheduling, cycles = self.scheduling_windows, self.cycles_schedule_windows
+        if cycles is None:
+            return scheduling if scheduling is not None else []
+        return scheduling + cycles if scheduling is not None else cycles
 
     def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
         """Read the filter lists and the dates of the enabled block `cycles`."""
