@@ -58,7 +58,7 @@ def build_campaign(doc: Document) -> CampaignCreate:
             as_string(root.get("first_message")),
             as_string(root.get("template")),
             as_string(root.get("template_alt")),
-            _schedule(doc, "scheduling"),
+            _schedule(doc.scheduling_windows),
             _cycles(doc),
         ),
     )
@@ -77,16 +77,15 @@ def _cycles(doc: Document) -> CyclesConfig | None:
             as_integer(cycles.get("cooldown_minutes")),
             _strings(doc.filter_lists.get("filter_statuses")),
             _strings(doc.filter_lists.get("filter_tags")),
-            _schedule(doc, "cycles.schedule"),
+            _schedule(doc.cycles_schedule_windows),
             doc.cycle_dates.get("schedule_start_date"),
             doc.cycle_dates.get("schedule_end_date"),
         ),
     )
 
 
-def _schedule(doc: Document, path: str) -> Schedule | None:
-    """The schedule at `path`, when the payload has one in force, from its windows."""
-    windows = doc.schedule_windows.get(path)
+def _schedule(windows: list[Window] | None) -> Schedule | None:
+    """The schedule of `windows`, a schedule's windows in the `Document` (`None`: none in force)."""
     if windows is None:
         return None
     # The fields of `Schedule` are the seven weekdays, in the order of `WEEKDAYS`. Spelt out: one

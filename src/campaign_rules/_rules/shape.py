@@ -54,7 +54,7 @@ def known_members_only(doc: Document, findings: list[Finding]) -> None:
                 Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
             )
             continue
-        if not site.closed:
+        if not site.kind.closed:
             continue
         # A plain object read as it is has plain string names, and is iterated itself; any other
         # through its own keys view, which runs no code of the keys or of a dict subclass.
@@ -68,7 +68,7 @@ def known_members_only(doc: Document, findings: list[Finding]) -> None:
             text = as_string(name)
             if text is None:
                 has_unnamed = True
-            elif text not in site.shape:
+            elif text not in site.kind.shape:
                 # The message does not repeat the name: the path carries it (D-hostile-input).
                 path = member_path(site.path, text)
                 findings.append(Finding(path, f"this is not a known field of {where}"))
@@ -85,9 +85,9 @@ def required_members_present(doc: Document, findings: list[Finding]) -> None:
         members = site.members
         if members is None:
             continue
-        if site.all_known and len(members) == len(site.shape):
+        if site.all_known and len(members) == len(site.kind.shape):
             continue  # it holds every member of its shape, the required ones among them
-        for name in site.required:
+        for name in site.kind.required:
             if name not in members:
                 path = member_path(site.path, name)
                 findings.append(Finding(path, f"{path} is required"))
@@ -106,8 +106,8 @@ def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
         # Only the members whose value is not of its type's first class (an exact `str`, `int`,
         # ...), found when the site was made; the others are of their type.
         for name in site.to_type_check:
-            types = site.shape[name]
-            if name not in site.left_to_others and json_type(members[name]) not in types:
+            types = site.kind.shape[name]
+            if name not in site.kind.left_to_others and json_type(members[name]) not in types:
                 path = member_path(site.path, name)
                 # A list rather than `map`: compiled, `with_article` is then called natively.
                 expected = " or ".join([with_article(kind) for kind in types])
