@@ -41,7 +41,7 @@ from campaign_rules import (  # noqa: E402
 )
 from campaign_rules._campaign.build import build_campaign  # noqa: E402
 from campaign_rules._campaign.document import Document  # noqa: E402
-from campaign_rules._core.construct import slots_filled  # noqa: E402
+from campaign_rules._core.construct import slots_filled, violation  # noqa: E402
 from campaign_rules._core.findings import Finding  # noqa: E402
 from campaign_rules._rules.runner import collect_violations  # noqa: E402
 from campaign_rules._rules.table import CREATE_RULES  # noqa: E402
@@ -103,6 +103,9 @@ def main() -> int:
         "Violation": lambda _: Violation(ErrorKey.INVALID_REQUEST, "name", "m", "rule"),
         "Violation, slots filled (`construct`)": lambda _: slots_filled(
             Violation, (ErrorKey.INVALID_REQUEST, "name", "m", "rule")
+        ),
+        "Violation, by `violation` (the runner's)": lambda _: violation(
+            ErrorKey.INVALID_REQUEST, "name", "m", "rule"
         ),
         "Finding": lambda _: Finding("name", "m"),
         "(an empty call, for scale)": lambda _: None,

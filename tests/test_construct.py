@@ -22,6 +22,7 @@ from campaign_rules import (
     CyclesConfig,
     CyclesMode,
     DayWindow,
+    ErrorKey,
     IntegrationType,
     Schedule,
     UpdateAccepted,
@@ -29,7 +30,7 @@ from campaign_rules import (
     Violation,
     validate_create,
 )
-from campaign_rules._core.construct import construct, slots_filled
+from campaign_rules._core.construct import construct, slots_filled, violation
 from campaign_rules._core.limits import WEEKDAYS
 from campaign_rules.strategies import create_payloads
 
@@ -70,6 +71,20 @@ def test_both_ways_make_what_the_constructor_makes(cls: type[Any], data: st.Data
         assert made == expected
         assert attrs.astuple(made, recurse=False) == values
         assert hash(made) == hash(expected)
+
+
+@given(st.sampled_from(ErrorKey), st.none() | st.text(max_size=5), st.text(max_size=5), st.text())
+def test_violation_makes_what_the_constructor_makes(
+    key: ErrorKey, field: str | None, message: str, rule: str
+) -> None:
+    # The runner's maker, which sets the four slots by name rather than by `construct`.
+    made = violation(key, field, message, rule)
+    expected = Violation(key, field, message, rule)
+    assert type(made) is Violation
+    assert made == expected
+    assert attrs.astuple(made, recurse=False) == (key, field, message, rule)
+    assert hash(made) == hash(expected)
+    assert repr(made) == repr(expected)
 
 
 @given(create_payloads())

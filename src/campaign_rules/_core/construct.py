@@ -23,8 +23,10 @@ from typing import Final, TypeVar
 import attrs
 
 from campaign_rules._core.compiled import COMPILED
+from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.violations import Violation
 
-__all__ = ["construct", "slots_filled"]
+__all__ = ["construct", "slots_filled", "violation"]
 
 T = TypeVar("T")
 
@@ -70,6 +72,22 @@ def slots_filled(cls: type[T], values: tuple[object, ...]) -> T:
     return instance
 
 
+def violation(key: ErrorKey, field: str | None, message: str, rule: str) -> Violation:
+    """`Violation(key, field, message, rule)`, made as `construct` makes it.
+
+    The runner makes one for each finding of a rule: the compiled build sets the four slots by
+    name, with no tuple of values, no look-up of the class's fields and no loop (issue 22).
+    """
+    if not COMPILED:
+        return Violation(key, field, message, rule)
+    made: Violation = _new(_VIOLATION)
+    object.__setattr__(made, "key", key)
+    object.__setattr__(made, "field", field)
+    object.__setattr__(made, "message", message)
+    object.__setattr__(made, "rule", rule)
+    return made
+
+
 def _slot_names(cls: type) -> tuple[str, ...]:
     """The field names of `cls`, each a slot, once its `__init__` is known to do no more."""
     if not (attrs.has(cls) and "__slots__" in vars(cls)):
@@ -97,3 +115,11 @@ def _slot_of(cls: type, name: str) -> types.MemberDescriptorType:
 
 def _has_keyword_only_fields(cls: type) -> bool:
     return attrs.has(cls) and any(field.kw_only for field in attrs.fields(cls))
+
+
+# `violation` sets these slots by name, in this order: checked once, as `slots_filled` checks a
+# class the first time it fills one. A `Final` name, not the imported class: compiled, a module
+# global of a class defined elsewhere is a dictionary look-up at each use.
+_VIOLATION: Final = Violation
+if _slot_names(_VIOLATION) != ("key", "field", "message", "rule"):
+    raise TypeError("the fields of Violation are not key, field, message and rule")

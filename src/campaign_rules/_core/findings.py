@@ -8,9 +8,27 @@ call (D-compiled-build).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+try:
+    # What mypyc reads to lay out a native class; mypy_extensions comes with mypy, which
+    # compiles the package, and a pure-Python build may lack it.
+    from mypy_extensions import mypyc_attr
+except ImportError:
+    _Class = TypeVar("_Class", bound=type)
+
+    def mypyc_attr(**_: object) -> Callable[[_Class], _Class]:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 __all__ = ["Finding"]
 
 
+# Compiled, a rule makes a `Finding` for each defect and the runner frees it once made into a
+# `Violation`: without the collector's bookkeeping (it holds two strings, so no cycle), and
+# remade from the one last freed, allocation and freeing cost about 250 fewer instructions.
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Finding:
     """One defect as a rule reports it: where, and what, in a short sentence.
 

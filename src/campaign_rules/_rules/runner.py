@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from campaign_rules._core.construct import construct
+from campaign_rules._core.construct import violation
 from campaign_rules._core.violations import Finding, Violation
 from campaign_rules._rules.table import Rule, Subject
 
@@ -28,8 +28,7 @@ def collect_violations(
         rule.check(subject, findings)
         if findings:
             for finding in findings:
-                fields = (rule.key, finding.field, finding.message, rule.id)
-                found.append(construct(Violation, fields))
+                found.append(violation(rule.key, finding.field, finding.message, rule.id))
                 # `cap` narrowed to an `int`: compiled, a native comparison, not a generic one.
                 if cap is not None and len(found) == cap:
                     return True
