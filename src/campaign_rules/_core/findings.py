@@ -8,19 +8,7 @@ call (D-compiled-build).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
-try:
-    # What mypyc reads to lay out a native class; mypy_extensions comes with mypy, which
-    # compiles the package, and a pure-Python build may lack it.
-    from mypy_extensions import mypyc_attr
-except ImportError:
-    _Class = TypeVar("_Class", bound=type)
-
-    def mypyc_attr(**_: object) -> Callable[[_Class], _Class]:  # type: ignore[misc]
-        return lambda cls: cls
-
+from campaign_rules._core.compiled import mypyc_attr
 
 __all__ = ["Finding"]
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.document import Document, Site
 from campaign_rules._core.json import (
     as_string,
     is_object,
-    is_oversized_object,
     json_type,
     member_path,
 )
@@ -42,38 +41,36 @@ def known_members_only(doc: Document, findings: list[Finding]) -> None:
     lacks, at the member's path; names that are not strings, once, at the object.
     """
     for site in doc.sites:
-        members = site.members
         # The common case, read when the site was made: a plain object whose names are all plain
         # strings (`read_object` gave it back as it is), each of them known.
-        if members is site.raw and members is not None and site.all_known:
+        if site.members is site.raw and site.all_known:
             continue
         where = site.path or "the request body"
-        # An object whose members were read is not too large: only an unread one is measured.
-        if members is None and is_oversized_object(site.raw):
+        if site.members is None:  # a site leaves unread only an object too large to read
             findings.append(
                 Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
             )
-            continue
-        if not site.kind.closed:
-            continue
-        # A plain object read as it is has plain string names, and is iterated itself; any other
-        # through its own keys view, which runs no code of the keys or of a dict subclass.
-        names: Iterable[object] = (
-            members if members is not None and members is site.raw else dict.keys(site.raw)  # type: ignore[arg-type]
-        )
-        has_unnamed = False
-        for name in names:
-            # `as_string` asks `issubclass` (a generic call compiled, about 30 ns) only of a name
-            # that is not a plain `str`.
-            text = as_string(name)
-            if text is None:
-                has_unnamed = True
-            elif text not in site.kind.shape:
-                # The message does not repeat the name: the path carries it (D-hostile-input).
-                path = member_path(site.path, text)
-                findings.append(Finding(path, f"this is not a known field of {where}"))
-        if has_unnamed:
-            findings.append(Finding(site.path, f"{where} has members whose names are not strings"))
+        elif site.kind.closed:
+            _report_unknown_names(site, where, findings)
+
+
+def _report_unknown_names(site: Site, where: str, findings: list[Finding]) -> None:
+    """Each name of `site` that its shape lacks, at its path; names that are not strings, once."""
+    has_unnamed = False
+    # Its own keys view runs no code of the keys or of a dict subclass.
+    names: Iterable[object] = dict.keys(site.raw)  # type: ignore[arg-type]
+    for name in names:
+        # `as_string` asks `issubclass` (a generic call compiled, about 30 ns) only of a name
+        # that is not a plain `str`.
+        text = as_string(name)
+        if text is None:
+            has_unnamed = True
+        elif text not in site.kind.shape:
+            # The message does not repeat the name: the path carries it (D-hostile-input).
+            path = member_path(site.path, text)
+            findings.append(Finding(path, f"this is not a known field of {where}"))
+    if has_unnamed:
+        findings.append(Finding(site.path, f"{where} has members whose names are not strings"))
 
 
 def required_members_present(doc: Document, findings: list[Finding]) -> None:
