@@ -1,8 +1,10 @@
 """Validation from many threads at once gives the answers it gives from one (issue 6, item 5).
 
-The rules are pure functions of their input; the one cache shared between calls is the set of
+The rules are pure functions of their input. Two caches are shared between calls: the set of
 time zone names (`_core.timezones.timezone_names`, read lazily on first use), so each run here
-starts with it cleared, and the threads race to fill it. Switching threads every microsecond makes
+starts with it cleared and the threads race to fill it; and the frozen day windows that
+`build_campaign` gives again (`_campaign.build.DAY_WINDOWS_KEPT` of them), which the threads
+fill as they go. Switching threads every microsecond makes
 them interleave inside the rules, not only between calls.
 """
 
