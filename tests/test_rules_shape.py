@@ -365,6 +365,20 @@ class TestRequiredMembersPresent:
             (violation.field, violation.rule) for violation in result.violations
         ]
 
+    def test_the_required_members_of_an_object_read_as_a_copy_are_counted_as_read(self) -> None:
+        # A site counts its required members when it is made (`Site.required_absent`), from its
+        # names as read: here a dict subclass whose names are str subclasses, read as a copy.
+        def hostile_copy(members: dict[str, object]) -> object:
+            return HostileDict({HostileStr(name): value for name, value in members.items()})
+
+        window = hostile_copy({k: v for k, v in WINDOW.items() if k != "stopTime"})
+        body = hostile_copy(payload(agent_id=DROP, scheduling={"mon": window}))
+        assert found(validate_armed(body)) == [
+            (INVALID, "agent_id", "payload.required_members_present"),
+            (INVALID, "scheduling.mon.stopTime", "payload.required_members_present"),
+        ]
+        assert validate_armed(hostile_copy(payload("cooldown"))).ok
+
     def test_a_required_member_sent_as_null_is_a_type_error_not_missing(self) -> None:
         assert found(validate_create(payload(name=None))) == [
             (INVALID, "name", "payload.members_have_json_types")

@@ -79,16 +79,31 @@ WINDOW_PATHS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 }
 
 
+class MemberSpec:
+    """What `Site._scan` reads of one member of an `ObjectKind`'s shape.
+
+    `cls`: the built-in class of its first JSON type (an exact `str` for a string member, ...);
+    `required`: whether its object must hold it.
+    """
+
+    __slots__ = ("cls", "required")
+
+    def __init__(self, cls: type, required: bool) -> None:
+        self.cls = cls
+        self.required = required
+
+
 class ObjectKind:
     """What an object of the payload is checked against, for `Site`.
 
     `shape`: its members and their JSON types; `required`: the members it must hold; `closed`:
     whether members outside `shape` are refused; `left_to_others`: members whose JSON type
     another rule owns; `classes`: the built-in class of each member's first JSON type (an exact
-    `str` for a string member, ...), made once here rather than on every site.
+    `str` for a string member, ...); `specs`: that class again with whether the member is
+    required, for `Site._scan`. Both are made once here rather than on every site.
     """
 
-    __slots__ = ("classes", "closed", "left_to_others", "required", "shape")
+    __slots__ = ("classes", "closed", "left_to_others", "required", "shape", "specs")
 
     def __init__(
         self,
@@ -102,6 +117,7 @@ class ObjectKind:
         self.closed = closed
         self.left_to_others = left_to_others
         self.classes = {name: PLAIN_CLASSES[types[0]] for name, types in shape.items()}
+        self.specs = {name: MemberSpec(cls, name in required) for name, cls in self.classes.items()}
 
 
 _CAMPAIGN: Final = ObjectKind(CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)
@@ -130,19 +146,23 @@ class Site:
     strings, for the shape rules, which would each walk them otherwise: `all_known`, whether
     every name is in `shape`; `to_type_check`, the known names whose value is not of the
     built-in class of its first JSON type (an exact `str` for a string member, ...), which
-    `members_have_json_types` checks, the others being of their type.
+    `members_have_json_types` checks, the others being of their type; `required_absent`, how
+    many of the members of `required` it lacks, which `required_members_present` then looks
+    for only when there are some.
 
     A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
     attributes are read as fields of a C struct (D-compiled-build).
     """
 
-    __slots__ = ("all_known", "kind", "members", "path", "raw", "to_type_check")
+    __slots__ = ("all_known", "kind", "members", "path", "raw", "required_absent", "to_type_check")
 
     def __init__(self, path: str | None, raw: object, kind: ObjectKind) -> None:
         self.path = path
         self.raw = raw
         self.kind = kind
+        # What a complete object of its kind has, as `Window._scan` finds one without reading on.
         self.all_known = True
+        self.required_absent = 0
         self.to_type_check: tuple[str, ...] = ()
         self.members: dict[str, object] | None = None
         # The common case, in one pass: a plain `dict` within the member limit whose names are
@@ -156,24 +176,30 @@ class Site:
             self.members = members
 
     def _scan(self, members: dict[Any, object], kind: ObjectKind) -> bool:
-        """Read `all_known` and `to_type_check` off `members`, unless a name is not a `str`.
+        """Read `all_known`, `to_type_check` and `required_absent` off `members`.
 
-        The answer is whether every name is a plain `str`; when one is not, nothing is read.
+        Unless a name is not a `str`: the answer is whether every name is a plain `str`; when
+        one is not, nothing is read.
         """
-        classes = kind.classes
+        specs = kind.specs
         all_known = True
+        required_held = 0  # names are unique, so this counts distinct members of `required`
         odd: list[str] | None = None  # made only when needed: most sites have none
         for name, value in members.items():
             if type(name) is not str:
                 return False
-            cls = classes.get(name)
-            if cls is None:
+            spec = specs.get(name)
+            if spec is None:
                 all_known = False
-            elif type(value) is not cls:
+                continue
+            if spec.required:
+                required_held += 1
+            if type(value) is not spec.cls:
                 if odd is None:
                     odd = []
                 odd.append(name)
         self.all_known = all_known
+        self.required_absent = len(kind.required) - required_held
         if odd is not None:
             self.to_type_check = tuple(odd)
         return True
