@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, validate_create
+from campaign_rules._campaign import document
 from campaign_rules._rules import shape
+from campaign_rules._rules._common import with_article
 from tests.support import (
     AGENT,
     BASES,
@@ -526,6 +528,14 @@ class TestMembersHaveJsonTypes:
             (INVALID, "scheduling.mon", "payload.known_members_only"),
             (INVALID, "scheduling.tue.active", "payload.members_have_json_types"),
         ]
+
+    def test_the_types_of_every_member_of_every_object_kind_are_said_in_words(self) -> None:
+        # The rule reads the words made once for each shape's types (`shape._EXPECTED`).
+        kinds = [v for v in vars(document).values() if isinstance(v, document.ObjectKind)]
+        assert len(kinds) >= 6
+        for kind in kinds:
+            for json_types in kind.shape.values():
+                assert shape._EXPECTED[json_types] == " or ".join(map(with_article, json_types))
 
     def test_members_of_the_exact_built_in_type_are_not_asked_their_json_type(
         self, monkeypatch: pytest.MonkeyPatch
