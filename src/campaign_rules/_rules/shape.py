@@ -58,24 +58,32 @@ def known_members_only(doc: Document, findings: list[Finding]) -> None:
     lacks, at the member's path; names that are not strings, once, at the object.
     """
     for site in doc.sites:
+        members = site.members
         # The common case, read when the site was made: a plain object whose names are all plain
         # strings (`read_object` gave it back as it is), each of them known.
-        if site.members is site.raw and site.all_known:
+        if members is site.raw and site.all_known:
             continue
         where = site.path or "the request body"
-        if site.members is None:  # a site leaves unread only an object too large to read
+        if members is None:  # a site leaves unread only an object too large to read
             findings.append(
                 Finding(site.path, f"{where} has more than {OBJECT_MAX_MEMBERS} members")
             )
         elif site.kind.closed:
-            _report_unknown_names(site, where, findings)
+            _report_unknown_names(site, members, where, findings)
 
 
-def _report_unknown_names(site: Site, where: str, findings: list[Finding]) -> None:
-    """Each name of `site` that its shape lacks, at its path; names that are not strings, once."""
+def _report_unknown_names(
+    site: Site, members: dict[str, object], where: str, findings: list[Finding]
+) -> None:
+    """Each name of `site` that its shape lacks, at its path; names that are not strings, once.
+
+    `members` is the site's members, as read.
+    """
     has_unnamed = False
-    # Its own keys view runs no code of the keys or of a dict subclass.
-    names: Iterable[object] = dict.keys(site.raw)  # type: ignore[arg-type]
+    # Its own keys view runs no code of the keys or of a dict subclass; a plain object whose
+    # names are all plain strings is its own members, walked as they are (calling for the view
+    # cost about 550 instructions a site, callgrind).
+    names: Iterable[object] = members if members is site.raw else dict.keys(site.raw)  # type: ignore[arg-type]
     for name in names:
         # `as_string` asks `issubclass` (a generic call compiled, about 30 ns) only of a name
         # that is not a plain `str`.
