@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_RETRIES",
     "DEFAULT_TIMEZONE",
     "ERROR_STATUSES",
+    "FIELDS_OF_OTHER_CHANNELS",
     "FIELD_PATH_MAX_LENGTH",
     "FILTER_LISTS",
     "FILTER_LIST_MAX_ITEMS",
@@ -118,6 +119,13 @@ CHANNEL_OF_FIELD: Final = {
     "first_message": IntegrationType.PHONE_CALL,
     "template": IntegrationType.WHATSAPP,
     "template_alt": IntegrationType.WHATSAPP,
+}
+# The same, by channel: the fields of the other channels, in the order above, which a campaign
+# of the channel refuses. Typed as tuples of any length (see `FILTER_LISTS`); a plain `dict`: a
+# channel hashes as its `str` value does (`StrEnum`), its hash kept in the string.
+FIELDS_OF_OTHER_CHANNELS: Final[dict[IntegrationType, tuple[str, ...]]] = {
+    channel: tuple(name for name, owner in CHANNEL_OF_FIELD.items() if owner is not channel)
+    for channel in IntegrationType
 }
 
 # spec 2.3: the keys of a Schedule object, in week order.
