@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, IntegrationType, validate_create
+from campaign_rules._core.limits import Bounds
 from tests.support import AGENT, BASES, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
@@ -316,6 +317,12 @@ class TestRetriesWithinBounds:
 
     def test_the_default_is_1(self) -> None:
         assert validate_create(payload()).value.retries == 1
+
+    def test_a_bound_says_its_message_of_whatever_subject_it_is_asked(self) -> None:
+        # `Bounds.must_be` keeps the last message it made; another subject gets its own.
+        bounds = Bounds(0, 5)
+        for subject in ("retries", "tries", "".join(["re", "tries"]), "retries"):
+            assert bounds.must_be(subject) == f"{subject} must be from 0 to 5"
 
 
 class TestMessageLimitWithinBounds:

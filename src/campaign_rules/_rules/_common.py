@@ -16,7 +16,7 @@ def integer_outside(value: object, bounds: Bounds, path: str) -> Finding | None:
     """
     number = as_integer(value)
     if number is not None and number not in bounds:
-        return Finding(path, f"{path} must be {bounds.describe()}")
+        return Finding(path, bounds.must_be(path))
     return None
 
 
