@@ -178,8 +178,7 @@ class Site:
     def _scan(self, members: dict[Any, object], kind: ObjectKind) -> bool:
         """Read `all_known`, `to_type_check` and `required_absent` off `members`.
 
-        Unless a name is not a `str`: the answer is whether every name is a plain `str`; when
-        one is not, nothing is read.
+        The answer is whether every name is a plain `str`; when one is not, nothing is read.
         """
         specs = kind.specs
         all_known = True
