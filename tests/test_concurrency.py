@@ -4,7 +4,8 @@ The rules are pure functions of their input. Two caches are shared between calls
 time zone names (`_core.timezones.timezone_names`, read lazily on first use), so each run here
 starts with it cleared and the threads race to fill it; and the frozen day windows that
 `build_campaign` gives again (`_campaign.build.DAY_WINDOWS_KEPT` of them), which the threads
-fill as they go. Switching threads every microsecond makes
+fill as they go; and the violation each rule made last (`_rules.table.Rule.last_made`), which the
+runner gives again for the very same finding and replaces for any other. Switching threads every microsecond makes
 them interleave inside the rules, not only between calls.
 """
 
