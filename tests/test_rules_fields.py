@@ -155,6 +155,16 @@ class TestAgentIdIsUuidV4:
             with_char(V4, 0, "+"),
             with_char(V4, 0, " "),
             "0x" + V4[2:],
+            "0X" + V4[2:],
+            # Not ASCII, or not encodable at all: lone surrogates, Latin-1, the Kelvin sign
+            # (whose lower case is "k"), a fullwidth "a"; at either end.
+            *(with_char(V4, at, char) for at in (0, 35) for char in "\ud800\udfff\xe9\u212a\uff41"),
+            # ASCII controls, and the neighbours of the hex digits' ranges.
+            *(with_char(V4, 2, char) for char in "\x00\t/:@G`g"),
+            # A dash at the version's or the variant's place, a digit at a dash's.
+            with_char(V4, VERSION_AT, "-"),
+            with_char(V4, VARIANT_AT, "-"),
+            with_char(V4, 23, "0"),
             "00000000-0000-0000-0000-000000000000",
             "ffffffff-ffff-ffff-ffff-ffffffffffff",
             "x" * 10_000_000,
