@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, IntegrationType, validate_create
+from campaign_rules._core.formats import is_uuid_v4, lower_case_uuid_v4
 from tests.support import AGENT, BASES, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
@@ -115,6 +116,9 @@ class TestAgentIdIsUuidV4:
         result = validate_create(payload(agent_id=agent_id))
         assert result.ok
         assert result.value.agent_id == agent_id.lower()
+        assert lower_case_uuid_v4(agent_id) == agent_id.lower()
+        if agent_id == agent_id.lower():  # given back itself, not copied
+            assert lower_case_uuid_v4(agent_id) is agent_id
 
     def test_mixed_case_is_accepted(self) -> None:
         mixed = "9B2f1C1e-3C4d-4E5f-8A6b-7C8d9E0f1A2b"
@@ -175,6 +179,8 @@ class TestAgentIdIsUuidV4:
         result = validate_create(payload(agent_id=agent_id))
         assert found(result) == [(INVALID, "agent_id", "agent_id.is_uuid_v4")]
         assert result.violations[0].message == "agent_id must be a UUID v4 in 8-4-4-4-12 form"
+        assert not is_uuid_v4(agent_id)
+        assert lower_case_uuid_v4(agent_id) is None
 
     def test_a_non_string_is_a_type_error_only(self) -> None:
         assert found(validate_create(payload(agent_id=4))) == [

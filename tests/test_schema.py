@@ -21,7 +21,13 @@ from jsonschema.validators import validator_for
 
 from campaign_rules import json_schema
 from campaign_rules._cli import main
-from campaign_rules._core.formats import is_blank, is_uuid_v4, parse_date, parse_time
+from campaign_rules._core.formats import (
+    is_blank,
+    is_uuid_v4,
+    lower_case_uuid_v4,
+    parse_date,
+    parse_time,
+)
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS, render_schema
 from campaign_rules._rules.table import CREATE_RULES
@@ -183,6 +189,7 @@ def test_the_date_format_is_a_calendar_date_that_exists() -> None:
 def test_the_agent_id_format_is_uuid_v4(text: str) -> None:
     agent_id = member(json_schema(), "properties", "agent_id")
     assert agent_id.is_valid(text) == is_uuid_v4(text)
+    assert lower_case_uuid_v4(text) == (text.lower() if is_uuid_v4(text) else None)
 
 
 def test_the_not_blank_pattern_lists_ecmascript_white_space() -> None:
