@@ -198,8 +198,15 @@ def _offset(text: str) -> datetime.tzinfo | None:
     return datetime.timezone(-delta if text[0] == "-" else delta)
 
 
+_WHITESPACE_CHARACTERS: Final = frozenset(WHITESPACE)
+
+
 def is_blank(text: str) -> bool:
     """Whether `text` has no character but white space (D-blank-name)."""
+    # Most texts start with something else, and are then not blank: answered without `strip`,
+    # which first builds its look-up of the 25 characters (callgrind: about 410 instructions).
+    if text and text[0] not in _WHITESPACE_CHARACTERS:
+        return False
     return not text.strip(WHITESPACE)
 
 
