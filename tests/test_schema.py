@@ -167,6 +167,13 @@ def test_the_date_format_is_a_calendar_date_that_exists() -> None:
         "２０２６-01-01",
         "2026-01-01\n",
         "+2026-01-01",
+        # "/" and ":" stand either side of the ASCII digits.
+        "202/-01-01",
+        "202:-01-01",
+        "2026-0/-01",
+        "2026-0:-01",
+        "2026-01-0/",
+        "2026-01-0:",
     ]
     for text in texts:
         assert date.is_valid(text) == (parse_date(text) is not None), text
