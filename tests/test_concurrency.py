@@ -1,12 +1,12 @@
 """Validation from many threads at once gives the answers it gives from one (issue 6, item 5).
 
-The rules are pure functions of their input. Two caches are shared between calls: the set of
+The rules are pure functions of their input. Three things are shared between calls: the set of
 time zone names (`_core.timezones.timezone_names`, read lazily on first use), so each run here
-starts with it cleared and the threads race to fill it; and the frozen day windows that
+starts with it cleared and the threads race to fill it; the frozen day windows that
 `build_campaign` gives again (`_campaign.build.DAY_WINDOWS_KEPT` of them), which the threads
-fill as they go; and the violation each rule made last (`_rules.table.Rule.last_made`), which the
-runner gives again for the very same finding and replaces for any other. Switching threads every microsecond makes
-them interleave inside the rules, not only between calls.
+fill as they go; and the violation each rule made last (`_rules.table.Rule.last_made`), which
+the runner gives again for the very same finding and replaces for any other. Switching threads
+every microsecond makes them interleave inside the rules, not only between calls.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import validate_create, validate_update
-from campaign_rules._core.timezones import timezone_names
+from campaign_rules._core import timezones
 from tests.cases_support import (
     build_directory,
     build_existing,
@@ -94,7 +94,7 @@ def fine_grained_switching() -> Iterator[None]:
 def test_eight_threads_over_a_shared_corpus_give_the_single_threaded_results() -> None:
     calls = corpus()
     expected = [call() for call in calls]
-    timezone_names.cache_clear()
+    timezones._LOADED.names = None  # as before the first use: the threads race to read them
 
     results: list[list[Any] | None] = [None] * THREADS
     errors: list[BaseException] = []

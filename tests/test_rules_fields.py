@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, IntegrationType, validate_create
+from campaign_rules._core.formats import is_uuid_v4, lower_case_uuid_v4
 from campaign_rules._core.limits import Bounds
 from tests.support import AGENT, BASES, payload
 
@@ -116,6 +117,9 @@ class TestAgentIdIsUuidV4:
         result = validate_create(payload(agent_id=agent_id))
         assert result.ok
         assert result.value.agent_id == agent_id.lower()
+        assert lower_case_uuid_v4(agent_id) == agent_id.lower()
+        if agent_id == agent_id.lower():  # given back itself, not copied
+            assert lower_case_uuid_v4(agent_id) is agent_id
 
     def test_mixed_case_is_accepted(self) -> None:
         mixed = "9B2f1C1e-3C4d-4E5f-8A6b-7C8d9E0f1A2b"
@@ -156,6 +160,16 @@ class TestAgentIdIsUuidV4:
             with_char(V4, 0, "+"),
             with_char(V4, 0, " "),
             "0x" + V4[2:],
+            "0X" + V4[2:],
+            # Not ASCII, or not encodable at all: lone surrogates, Latin-1, the Kelvin sign
+            # (whose lower case is "k"), a fullwidth "a"; at either end.
+            *(with_char(V4, at, char) for at in (0, 35) for char in "\ud800\udfff\xe9\u212a\uff41"),
+            # ASCII controls, and the neighbours of the hex digits' ranges.
+            *(with_char(V4, 2, char) for char in "\x00\t/:@G`g"),
+            # A dash at the version's or the variant's place, a digit at a dash's.
+            with_char(V4, VERSION_AT, "-"),
+            with_char(V4, VARIANT_AT, "-"),
+            with_char(V4, 23, "0"),
             "00000000-0000-0000-0000-000000000000",
             "ffffffff-ffff-ffff-ffff-ffffffffffff",
             "x" * 10_000_000,
@@ -166,6 +180,8 @@ class TestAgentIdIsUuidV4:
         result = validate_create(payload(agent_id=agent_id))
         assert found(result) == [(INVALID, "agent_id", "agent_id.is_uuid_v4")]
         assert result.violations[0].message == "agent_id must be a UUID v4 in 8-4-4-4-12 form"
+        assert not is_uuid_v4(agent_id)
+        assert lower_case_uuid_v4(agent_id) is None
 
     def test_a_non_string_is_a_type_error_only(self) -> None:
         assert found(validate_create(payload(agent_id=4))) == [

@@ -21,7 +21,13 @@ from jsonschema.validators import validator_for
 
 from campaign_rules import json_schema
 from campaign_rules._cli import main
-from campaign_rules._core.formats import is_blank, is_uuid_v4, parse_date, parse_time
+from campaign_rules._core.formats import (
+    is_blank,
+    is_uuid_v4,
+    lower_case_uuid_v4,
+    parse_date,
+    parse_time,
+)
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS, render_schema
 from campaign_rules._rules.table import CREATE_RULES
@@ -161,6 +167,13 @@ def test_the_date_format_is_a_calendar_date_that_exists() -> None:
         "２０２６-01-01",
         "2026-01-01\n",
         "+2026-01-01",
+        # "/" and ":" stand either side of the ASCII digits.
+        "202/-01-01",
+        "202:-01-01",
+        "2026-0/-01",
+        "2026-0:-01",
+        "2026-01-0/",
+        "2026-01-0:",
     ]
     for text in texts:
         assert date.is_valid(text) == (parse_date(text) is not None), text
@@ -183,6 +196,7 @@ def test_the_date_format_is_a_calendar_date_that_exists() -> None:
 def test_the_agent_id_format_is_uuid_v4(text: str) -> None:
     agent_id = member(json_schema(), "properties", "agent_id")
     assert agent_id.is_valid(text) == is_uuid_v4(text)
+    assert lower_case_uuid_v4(text) == (text.lower() if is_uuid_v4(text) else None)
 
 
 def test_the_not_blank_pattern_lists_ecmascript_white_space() -> None:

@@ -27,7 +27,7 @@ from campaign_rules._campaign.shape import (
     MemberTypes,
 )
 from campaign_rules._core.enums import CyclesMode, IntegrationType
-from campaign_rules._core.formats import is_uuid_v4, parse_date, parse_time
+from campaign_rules._core.formats import lower_case_uuid_v4, parse_date, parse_time
 from campaign_rules._core.json import (
     PLAIN_CLASSES,
     array_length,
@@ -301,9 +301,7 @@ class Document:
 
         self.channel: IntegrationType | None = _CHANNELS.get(self.integration_type_text or "")
         agent_id = self.agent_id_text
-        self.agent_id: str | None = (
-            agent_id.lower() if agent_id is not None and is_uuid_v4(agent_id) else None
-        )
+        self.agent_id: str | None = lower_case_uuid_v4(agent_id) if agent_id is not None else None
         self.integration_id: str | None = self.integration_id_text or None
 
         cycles = read_object(members.get("cycles"))

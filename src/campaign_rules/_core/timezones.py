@@ -7,17 +7,37 @@ answer is the same on every host, whatever zone files it has.
 
 from __future__ import annotations
 
-import functools
 import pkgutil
+from typing import Final
 
 from campaign_rules._core.limits import TIMEZONE_NAME_MAX_LENGTH
 
 __all__ = ["is_timezone_name", "timezone_names"]
 
 
-@functools.cache
+class _ZoneNames:
+    """The set of names once read: `None` until the first call of `timezone_names`.
+
+    An attribute, not `functools.cache`: compiled, this is a read of a C struct's field, where
+    the cache's wrapper was called as any Python object (callgrind: about 430 instructions a
+    call). Two threads that both find it empty both read the file and store equal sets.
+    """
+
+    names: frozenset[str] | None = None
+
+
+_LOADED: Final = _ZoneNames()
+
+
 def timezone_names() -> frozenset[str]:
     """Every zone name of the installed tzdata package, backward-compatible links included."""
+    names = _LOADED.names
+    if names is None:
+        names = _LOADED.names = _read_zone_names()
+    return names
+
+
+def _read_zone_names() -> frozenset[str]:
     # The package loader's own read, as importlib.resources would do it, but without importing
     # pathlib, tempfile and the rest, which cost more than the rest of the first validation.
     listing = pkgutil.get_data("tzdata", "zones") or b""
