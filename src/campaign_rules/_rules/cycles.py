@@ -47,12 +47,12 @@ _MODES: Final = ", ".join(mode.value for mode in CyclesMode)
 _REQUIRED_MEMBERS: Final[tuple[str, ...]] = REQUIRED_CYCLES_MEMBERS
 _SCHEDULE_ONLY_FIELDS: Final[tuple[str, ...]] = SCHEDULE_ONLY_CYCLES_FIELDS
 # The member each mode adds, by the mode's text: one look-up of the block's mode, where walking
-# the modes compared it with each enum member generically (about 700 instructions a block).
+# the modes compared it with each enum member generically (about 600 instructions a block).
 _MEMBER_IN_MODE: Final[dict[str, str]] = {
     mode.value: name for mode, name in REQUIRED_CYCLES_MEMBER_IN_MODE.items()
 }
 # Each channel's contact statuses as plain strings: a set of enum members compared each item
-# with a member generically (about 280 instructions an item, callgrind; about 70 now).
+# with a member generically (about 280 instructions an item, callgrind; about 75 now).
 _STATUS_TEXTS: Final[dict[IntegrationType, frozenset[str]]] = {
     channel: frozenset(status.value for status in statuses)
     for channel, statuses in CONTACT_STATUSES.items()
