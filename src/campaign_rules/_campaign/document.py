@@ -56,6 +56,7 @@ __all__ = [
 ]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
+_COOLDOWN: Final[str] = CyclesMode.COOLDOWN.value
 # spec 2.4: the two dates of the cycles schedule (a tuple of any length, as `FILTER_LISTS`).
 _CYCLE_DATES: Final[tuple[str, ...]] = ("schedule_start_date", "schedule_end_date")
 # The members that rules read as text are each read (and a str subclass copied) once, into an
@@ -272,6 +273,7 @@ class Document:
     `enabled_cycles`: the cycles block when it is an object whose `enabled` is `true`
     (spec 2.4 rule 2), else `None`;
     `cycles_mode`: the `mode` of an enabled block when it is a string, known or not;
+    `in_cooldown_mode`: whether that mode is `CyclesMode.COOLDOWN`;
     `cycles_schedule`: the raw `cycles.schedule` of an enabled block outside cooldown mode (in
     cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses it);
     `sites`: every object in force whose members are checked, root first, in document order;
@@ -307,9 +309,12 @@ class Document:
         cycles = read_object(members.get("cycles"))
         enabled = cycles if cycles is not None and cycles.get("enabled") is True else None
         self.enabled_cycles: dict[str, object] | None = enabled
-        self.cycles_mode: str | None = (
-            as_string(enabled.get("mode")) if enabled is not None else None
-        )
+        mode = as_string(enabled.get("mode")) if enabled is not None else None
+        self.cycles_mode: str | None = mode
+        # Compared once, with a plain `str`: a property comparing the mode with the enum member
+        # (a generic comparison) on each of its four reads took about 670 instructions an
+        # enabled block (callgrind).
+        self.in_cooldown_mode: bool = mode is not None and mode == _COOLDOWN
         self.cycles_schedule: object = (
             enabled.get("schedule") if enabled is not None and not self.in_cooldown_mode else None
         )
@@ -332,11 +337,6 @@ class Document:
     def cycles_enabled(self) -> bool:
         """Whether the payload has an enabled cycles block."""
         return self.enabled_cycles is not None
-
-    @property
-    def in_cooldown_mode(self) -> bool:
-        """Whether the cycles block is enabled in `cooldown` mode."""
-        return self.cycles_mode == CyclesMode.COOLDOWN
 
     def _read_sites(self, cycles: dict[str, object] | None) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.
@@ -394,17 +394,19 @@ class Document:
     def _read_enabled_cycles(self, cycles: dict[str, object]) -> None:
         """Read the filter lists and the dates of the enabled block `cycles`."""
         self.filter_lists = {}
-        self.cycle_dates = {}
         for name in FILTER_LISTS:
-            length = array_length(cycles.get(name))
+            raw = cycles.get(name)
+            length = array_length(raw)
             # An array over the item limit is not read at all (D-filter-lists).
             if length is not None and length <= FILTER_LIST_MAX_ITEMS:
-                self.filter_lists[name] = read_list(cycles.get(name)) or []
-        if not self.in_cooldown_mode:  # in cooldown mode, spec 2.4 rule 3 owns the dates
-            for name in _CYCLE_DATES:
-                text = as_string(cycles.get(name))
-                if text is not None:
-                    self.cycle_dates[name] = parse_date(text)
+                self.filter_lists[name] = read_list(raw) or []
+        if self.in_cooldown_mode:
+            return  # in cooldown mode, spec 2.4 rule 3 owns the dates: none are read
+        self.cycle_dates = {}
+        for name in _CYCLE_DATES:
+            text = as_string(cycles.get(name))
+            if text is not None:
+                self.cycle_dates[name] = parse_date(text)
 
     def filter_list_length(self, name: str) -> int | None:
         """The length of the array `cycles.<name>` of an enabled block, read without its items."""

@@ -94,9 +94,13 @@ def parse_time(text: str) -> datetime.time | None:
     return _TIMES_OF_DAY.get(text) if len(text) == len("HH:MM") else None
 
 
-# Bound once: compiled, a final name is a C variable, where `datetime.date` looked the module's
-# attribute up at every call (callgrind: about 300 instructions of a `parse_date`'s 4,900).
-_DATE: Final = datetime.date
+# On a text of ten characters with its dashes at 4 and 7, CPython's `date.fromisoformat` reads
+# exactly `YYYY-MM-DD`, ASCII digits only (any other character, including a non-ASCII one,
+# which makes the text longer than ten bytes in UTF-8, is a `ValueError`), and refuses a date
+# that does not exist. Bound once, a final name compiled: one C call, where slicing the three
+# numbers, testing each, converting each with `int` and calling `date` took about 5,200
+# instructions (callgrind, realistic corpus; about 450 now).
+_DATE_FROM_ISO: Final = datetime.date.fromisoformat
 
 
 def parse_date(text: str) -> datetime.date | None:
@@ -106,16 +110,9 @@ def parse_date(text: str) -> datetime.date | None:
     """
     if len(text) != len("YYYY-MM-DD") or text[4] != "-" or text[7] != "-":
         return None
-    year, month, day = (
-        _ascii_number(text, 0, 4),
-        _ascii_number(text, 5, 7),
-        _ascii_number(text, 8, 10),
-    )
-    if year < 0 or month < 0 or day < 0:
-        return None
     try:
-        return _DATE(year, month, day)
-    except ValueError:  # month 13, day 31 of a 30-day month, year 0
+        return _DATE_FROM_ISO(text)
+    except ValueError:  # a character not a digit, month 13, day 31 of a 30-day month, year 0
         return None
 
 
