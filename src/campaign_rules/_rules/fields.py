@@ -30,7 +30,13 @@ __all__ = [
     "timezone_is_iana_name",
 ]
 
-_SUPPORTED_TYPES: Final = ", ".join(channel.value for channel in IntegrationType)
+# Messages that cite a bound or a list are written once: compiled, an f-string is built anew at
+# each violation, and a message that is the very same object each time lets the runner give
+# the violation it made last again (`_rules.runner`).
+_NAME_TOO_LONG: Final = f"name must be at most {NAME_MAX_LENGTH} characters"
+_UNSUPPORTED_TYPE: Final = (
+    f"integration_type must be one of {', '.join(channel.value for channel in IntegrationType)}"
+)
 # What `channel_fields_match_integration_type` says of each field, said once: compiled, a
 # channel's `.value` is a Python property, about 1,700 instructions a violation (callgrind).
 _FOR_ITS_CHANNEL_ONLY: Final = {
@@ -43,7 +49,7 @@ def name_within_max_length(doc: Document, findings: list[Finding]) -> None:
     """Counts the code points of a string `name` (another type is the type rule's)."""
     name = doc.name_text
     if name is not None and len(name) > NAME_MAX_LENGTH:
-        findings.append(Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters"))
+        findings.append(Finding("name", _NAME_TOO_LONG))
 
 
 def name_not_blank(doc: Document, findings: list[Finding]) -> None:
@@ -74,9 +80,7 @@ def integration_id_not_empty(doc: Document, findings: list[Finding]) -> None:
 def integration_type_is_supported(doc: Document, findings: list[Finding]) -> None:
     """Reports a string the document could not read as a channel (`Document.channel` is `None`)."""
     if doc.channel is None and doc.integration_type_text is not None:
-        findings.append(
-            Finding("integration_type", f"integration_type must be one of {_SUPPORTED_TYPES}")
-        )
+        findings.append(Finding("integration_type", _UNSUPPORTED_TYPE))
 
 
 def timezone_is_iana_name(doc: Document, findings: list[Finding]) -> None:
