@@ -30,7 +30,7 @@ from campaign_rules import (
     Violation,
     validate_create,
 )
-from campaign_rules._core.construct import construct, slots_filled, violation
+from campaign_rules._core.construct import construct, outcome, slots_filled, violation
 from campaign_rules._core.limits import WEEKDAYS
 from campaign_rules.strategies import create_payloads
 
@@ -85,6 +85,26 @@ def test_violation_makes_what_the_constructor_makes(
     assert attrs.astuple(made, recurse=False) == (key, field, message, rule)
     assert hash(made) == hash(expected)
     assert repr(made) == repr(expected)
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [CreateAccepted, CreateRefused, UpdateAccepted, UpdateRefused],
+    ids=lambda cls: cls.__name__,
+)
+@given(value=ANY_VALUE, violations=st.tuples(ANY_VALUE))
+def test_outcome_makes_what_the_constructor_makes(
+    cls: type[Any], value: object, violations: tuple[Any, ...]
+) -> None:
+    # The validations' maker of their results, which sets the two slots of `Outcome` by name:
+    # a result class with a field of its own would be made without it, and fail here.
+    assert [field.name for field in attrs.fields(cls)] == ["value", "violations"]
+    made = outcome(cls, value, violations)
+    expected = cls(value, violations)
+    assert type(made) is cls
+    assert made == expected
+    assert attrs.astuple(made, recurse=False) == (value, violations)
+    assert hash(made) == hash(expected)
 
 
 @given(create_payloads())

@@ -22,7 +22,7 @@ from campaign_rules._campaign.results import (
     UpdateRefused,
 )
 from campaign_rules._campaign.stored import StoredCampaign
-from campaign_rules._core.construct import construct
+from campaign_rules._core.construct import outcome
 from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import collect_violations, run_rules
@@ -55,8 +55,8 @@ def create_result(payload: object, directory: Directory | None) -> CreateAccepte
     doc = Document(payload, directory)
     violations = _create_violations(doc)
     if violations:
-        return construct(CreateRefused, (None, violations))
-    return construct(CreateAccepted, (build_campaign(doc), ()))
+        return outcome(CreateRefused, None, violations)
+    return outcome(CreateAccepted, build_campaign(doc), ())
 
 
 def create_violations(payload: object) -> tuple[Violation, ...]:
@@ -88,7 +88,7 @@ def update_result(
             STORED_CAMPAIGN_RULES,
         )
         if problems:
-            return construct(UpdateRefused, (None, problems))
+            return outcome(UpdateRefused, None, problems)
         campaign = build_campaign(stored)
     # The merge works on wire JSON (RFC 7396): the campaign is written as the service sends it.
     change = Change(campaign, to_wire(campaign), patch, status, directory)
@@ -98,8 +98,8 @@ def update_result(
         collect_violations(merged, _create_rules(merged), found, VIOLATIONS_MAX)
     violations = _with_lookups(found, merged)
     if violations:
-        return construct(UpdateRefused, (None, violations))
-    return construct(UpdateAccepted, (build_campaign(merged), ()))
+        return outcome(UpdateRefused, None, violations)
+    return outcome(UpdateAccepted, build_campaign(merged), ())
 
 
 def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:
