@@ -356,10 +356,19 @@ class Document:
         if schedule is None:
             return None
         windows: list[Window] = []
+        # Its members not met yet: once none is left, no later day is there to look up (the
+        # days after a schedule's last were each a look-up: about 390 instructions an invalid
+        # small body, callgrind). A member `null` or not a weekday is never met: no early end.
+        left = len(schedule)
         for weekday, (day, window_path) in enumerate(WINDOW_PATHS[path]):
+            if left == 0:
+                break
             raw_window = schedule.get(day)
+            if raw_window is None:
+                continue  # absent or `null`: the schedule's type check reports a `null`
+            left -= 1
             if not is_object(raw_window):
-                continue  # absent, `null` or not an object: the schedule's type check reports it
+                continue  # not an object: the schedule's type check reports it
             window = Window(window_path, raw_window, weekday)
             self.sites.append(window)
             if window.members is not None:  # else too large to read: its site reports it
