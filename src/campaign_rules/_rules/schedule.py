@@ -35,7 +35,7 @@ def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
     A window a time of which did not parse is skipped: `window_times_are_hh_mm` reports it.
     """
     for window in doc.windows:
-        # Its minutes since midnight: native integers, compiled (`Window`).
+        # Its minutes of the day: native integers, compiled (`Window`).
         start, stop = window.start_minute, window.stop_minute
         if start < 0 or stop < 0:
             continue  # a time that is missing or not HH:MM is another rule's to report
