@@ -16,6 +16,7 @@ from campaign_rules._campaign.document import Document, Window
 from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
 from campaign_rules._core.construct import construct
 from campaign_rules._core.enums import CyclesMode
+from campaign_rules._core.formats import time_at_minute
 from campaign_rules._core.json import as_integer, as_string
 from campaign_rules._core.limits import DEFAULT_MESSAGE_LIMIT, DEFAULT_RETRIES, DEFAULT_TIMEZONE
 
@@ -29,9 +30,9 @@ _MODES: Final = {mode.value: mode for mode in CyclesMode}
 # hostile or unusual schedules to some hundreds of kilobytes (D-compiled-build).
 DAY_WINDOWS_KEPT: Final = 4096
 # The windows kept, active and inactive apart, by start time then stop time: keyed by the times
-# themselves, which `parse_time` gives as one object per time of day with its hash kept, rather
-# than by a `(start, stop, active)` tuple made and hashed for every window (issue 22); and how
-# many there are, against the bound.
+# themselves, which `time_at_minute` gives as one object per time of day with its hash kept,
+# rather than by a `(start, stop, active)` tuple made and hashed for every window (issue 22);
+# and how many there are, against the bound.
 _ACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
 _INACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
 _windows_kept = 0
@@ -99,7 +100,7 @@ def _schedule(windows: list[Window] | None) -> Schedule | None:
 def _day_window(window: Window) -> DayWindow:
     """The frozen `DayWindow` of `window`: the one already made for the same times, if kept."""
     global _windows_kept
-    start, stop = window.start_time, window.stop_time
+    start, stop = time_at_minute(window.start_minute), time_at_minute(window.stop_minute)
     if start is None or stop is None:
         raise TypeError("a time the rules refuse reached the value objects")
     kept = _ACTIVE_WINDOWS if window.active else _INACTIVE_WINDOWS

@@ -19,11 +19,13 @@ __all__ = [
     "is_blank",
     "is_uuid_v4",
     "lower_case_uuid_v4",
+    "minute_of_day",
     "parse_contact_time",
     "parse_date",
     "parse_date_time",
     "parse_response_time",
     "parse_time",
+    "time_at_minute",
 ]
 
 _UUID_LENGTH: Final = 36
@@ -39,16 +41,23 @@ _HEX_DIGITS_AS_ZERO: Final = bytes.maketrans(b"0123456789abcdefABCDEF", b"0" * 2
 _LOWER_CASE_HEX_DIGITS_AS_ZERO: Final = bytes.maketrans(b"0123456789abcdef", b"0" * 16)
 _UUID_FORM: Final = b"00000000-0000-0000-0000-000000000000"
 
-# D-time-format: each of the 1,440 times of day, under its one accepted spelling `HH:MM`. A
-# look-up here is the whole parse: seconds, `24:00`, `9:00` and non-ASCII digits are not keys.
-# (Joining two-digit strings spelt once builds the table three times faster than formatting
-# each time: it is built on import.)
+# D-time-format: each of the 1,440 times of day, under its one accepted spelling `HH:MM`, by
+# its minute of the day. A look-up here is the whole parse: seconds, `24:00`, `9:00` and
+# non-ASCII digits are not keys. (Joining two-digit strings spelt once builds the table three
+# times faster than formatting each time: it is built on import.) Reading the five characters
+# in place with `ord` into native integers instead took 164 instructions compiled against this
+# look-up's 254 (callgrind), but 355 ns against 64 on the pure-Python build, whose
+# `validate_create` it made 12 % slower on invalid bodies.
 _TWO_DIGITS: Final = [f"{number:02d}" for number in range(60)]
-_TIMES_OF_DAY: Final = {
-    _TWO_DIGITS[hour] + ":" + _TWO_DIGITS[minute]: datetime.time(hour, minute)
+_MINUTES_OF_DAY: Final = {
+    _TWO_DIGITS[hour] + ":" + _TWO_DIGITS[minute]: hour * 60 + minute
     for hour in range(24)
     for minute in range(60)
 }
+# The time of day of each minute of the day: one object each, its hash kept once computed.
+_TIMES_OF_DAY: Final[tuple[datetime.time, ...]] = tuple(
+    datetime.time(minute // 60, minute % 60) for minute in range(24 * 60)
+)
 
 
 def is_uuid_v4(text: str) -> bool:
@@ -90,8 +99,18 @@ def _has_uuid_v4_form(text: str, digits_as_zero: bytes) -> bool:
 
 def parse_time(text: str) -> datetime.time | None:
     """The time of day of a 24-hour `HH:MM` string, 00:00 to 23:59, else `None` (D-time-format)."""
+    return time_at_minute(minute_of_day(text))
+
+
+def minute_of_day(text: str) -> int:
+    """The minute of the day of a 24-hour `HH:MM` string, 0 to 1439, else -1 (D-time-format)."""
     # The length first, so that a huge string is never hashed for the look-up.
-    return _TIMES_OF_DAY.get(text) if len(text) == len("HH:MM") else None
+    return _MINUTES_OF_DAY.get(text, -1) if len(text) == len("HH:MM") else -1
+
+
+def time_at_minute(minute: int) -> datetime.time | None:
+    """The time of day `minute` minutes after midnight; `None` for -1 (`minute_of_day`'s no)."""
+    return _TIMES_OF_DAY[minute] if minute >= 0 else None
 
 
 # On a text of ten characters with its dashes at 4 and 7, CPython's `date.fromisoformat` reads

@@ -17,10 +17,11 @@ def window_times_are_hh_mm(doc: Document, findings: list[Finding]) -> None:
     is the shape rules'.
     """
     for window in doc.windows:
-        # A member that is missing or not a string (text None) is another rule's to report.
-        if window.start is not None and window.start_time is None:
+        # A member that is missing or not a string (text None) is another rule's to report;
+        # a minute of the day below 0 is a string that is not HH:MM (`Window`).
+        if window.start is not None and window.start_minute < 0:
             findings.append(_not_hh_mm(member_path(window.path, START_TIME)))
-        if window.stop is not None and window.stop_time is None:
+        if window.stop is not None and window.stop_minute < 0:
             findings.append(_not_hh_mm(member_path(window.path, STOP_TIME)))
 
 
@@ -34,8 +35,9 @@ def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
     A window a time of which did not parse is skipped: `window_times_are_hh_mm` reports it.
     """
     for window in doc.windows:
-        start, stop = window.start_time, window.stop_time
-        if start is None or stop is None:
+        # Its minutes of the day: native integers, compiled (`Window`).
+        start, stop = window.start_minute, window.stop_minute
+        if start < 0 or stop < 0:
             continue  # a time that is missing or not HH:MM is another rule's to report
         if start >= stop:
             start_path = member_path(window.path, START_TIME)
