@@ -99,12 +99,12 @@ class ObjectKind:
 
     `shape`: its members and their JSON types; `required`: the members it must hold; `closed`:
     whether members outside `shape` are refused; `left_to_others`: members whose JSON type
-    another rule owns; `classes`: the built-in class of each member's first JSON type (an exact
-    `str` for a string member, ...); `specs`: that class again with whether the member is
-    required, for `Site._scan`. Both are made once here rather than on every site.
+    another rule owns; `specs`: each member's `MemberSpec` (the built-in class of its first JSON
+    type, and whether it is required), for `Site._scan`, made once here rather than on every
+    site.
     """
 
-    __slots__ = ("classes", "closed", "left_to_others", "required", "shape", "specs")
+    __slots__ = ("closed", "left_to_others", "required", "shape", "specs")
 
     def __init__(
         self,
@@ -117,8 +117,10 @@ class ObjectKind:
         self.required = required
         self.closed = closed
         self.left_to_others = left_to_others
-        self.classes = {name: PLAIN_CLASSES[types[0]] for name, types in shape.items()}
-        self.specs = {name: MemberSpec(cls, name in required) for name, cls in self.classes.items()}
+        self.specs = {
+            name: MemberSpec(PLAIN_CLASSES[types[0]], name in required)
+            for name, types in shape.items()
+        }
 
 
 _CAMPAIGN: Final = ObjectKind(CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS)
@@ -131,8 +133,8 @@ _COOLDOWN_CYCLES: Final = ObjectKind(CYCLES_MEMBERS, left_to_others=SCHEDULE_ONL
 _DISABLED_CYCLES: Final = ObjectKind({"enabled": CYCLES_MEMBERS["enabled"]}, closed=False)
 # A complete window, for `Window._scan`: its number of members and their classes (`bool`, `str`).
 _WINDOW_SIZE: Final = len(_WINDOW.shape)
-_ACTIVE_CLASS: Final = _WINDOW.classes["active"]
-_TIME_CLASS: Final = _WINDOW.classes[START_TIME]
+_ACTIVE_CLASS: Final = _WINDOW.specs["active"].cls
+_TIME_CLASS: Final = _WINDOW.specs[START_TIME].cls
 
 
 class Site:
@@ -318,7 +320,8 @@ class Document:
         self.agent_id: str | None = lower_case_uuid_v4(agent_id) if agent_id is not None else None
         self.integration_id: str | None = self.integration_id_text or None
 
-        cycles = read_object(members.get("cycles"))
+        raw_cycles = members.get("cycles")
+        cycles = read_object(raw_cycles)
         enabled = cycles if cycles is not None and cycles.get("enabled") is True else None
         self.enabled_cycles: dict[str, object] | None = enabled
         mode = as_string(enabled.get("mode")) if enabled is not None else None
@@ -337,7 +340,7 @@ class Document:
         self.scheduling_windows: list[Window] | None = None
         self.cycles_schedule_windows: list[Window] | None = None
         if self.sites:  # the payload is an object
-            self._read_sites(cycles)
+            self._read_sites(raw_cycles)
         self.windows: list[Window] = self._windows_in_force()
 
         self.filter_lists: dict[str, list[object]] = _NO_FILTER_LISTS
@@ -350,13 +353,12 @@ class Document:
         """Whether the payload has an enabled cycles block."""
         return self.enabled_cycles is not None
 
-    def _read_sites(self, cycles: dict[str, object] | None) -> None:
+    def _read_sites(self, raw_cycles: object) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.
 
-        `cycles` is the members of the payload's cycles block, as read.
+        `raw_cycles` is the payload's `cycles` member as given (`None` when absent).
         """
         self.scheduling_windows = self._read_schedule("scheduling", self.root.get("scheduling"))
-        raw_cycles = self.root.get("cycles")
         if not is_object(raw_cycles):
             return
         if self.enabled_cycles is None:
