@@ -26,6 +26,7 @@ from campaign_rules._campaign.shape import (
     WINDOW_MEMBERS,
     MemberTypes,
 )
+from campaign_rules._core.compiled import mypyc_attr
 from campaign_rules._core.enums import CyclesMode, IntegrationType
 from campaign_rules._core.formats import lower_case_uuid_v4, minute_of_day, parse_date
 from campaign_rules._core.json import (
@@ -137,6 +138,11 @@ _ACTIVE_CLASS: Final = _WINDOW.specs["active"].cls
 _TIME_CLASS: Final = _WINDOW.specs[START_TIME].cls
 
 
+# Compiled, each payload makes a `Document`, its sites and its windows, and frees them all once
+# its result is made: a free list of one per class keeps the last one freed for the next
+# payload, without the allocator (about 680 instructions fewer an invalid small body, 2 %,
+# callgrind; the time within noise).
+@mypyc_attr(free_list_len=1)
 class Site:
     """An object of the payload whose members are checked, and the shape they are checked against.
 
@@ -207,6 +213,7 @@ class Site:
         return True
 
 
+@mypyc_attr(free_list_len=1)  # as `Site`
 class Window(Site):
     """A readable weekday window of a schedule in force: its site, with its times read once.
 
@@ -274,6 +281,7 @@ class Window(Site):
         return Site._scan(self, members, kind)
 
 
+@mypyc_attr(free_list_len=1)  # as `Site`
 class Document:
     """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read.
 
