@@ -118,7 +118,12 @@ class Rule(Generic[Subject]):
 
 
 class MadeViolation:
-    """A violation the runner made, with the field and the message objects it was made of."""
+    """A violation the runner made, with the field and the message objects it was made of.
+
+    The two are kept beside the violation, which holds them too, because the runner compares
+    them on every finding: compiled, these are fields of a C struct, where the attributes of
+    the attrs `Violation` are each a generic look-up.
+    """
 
     __slots__ = ("field", "message", "violation")
 
