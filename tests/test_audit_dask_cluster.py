@@ -21,10 +21,8 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import attrs
@@ -41,7 +39,7 @@ if importlib.util.find_spec("moto") is None:
 from campaign_rules.audit import AuditSummary, audit_lines  # noqa: E402
 from campaign_rules.dask import audit  # noqa: E402
 from tests.audit_support import store_lines  # noqa: E402
-from tests.e2e.support import free_port  # noqa: E402
+from tests.e2e.support import answers, free_port, running, wait_for  # noqa: E402
 
 STARTUP_SECONDS = 60.0  # a process up, on 2 busy cores
 AUDIT_SECONDS = 60.0  # an audit of the store, a worker lost or not
@@ -75,42 +73,6 @@ class Cluster:
         return pids
 
 
-@contextmanager
-def running(command: list[str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """`command` in a process group of its own, output to `log`; the group is stopped after.
-
-    SIGTERM first (dask and moto then stop their children), SIGKILL to what is left after 10 s.
-    """
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    try:
-        yield process
-    finally:
-        _signal_group(process.pid, signal.SIGTERM)
-        with suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=10)
-        _signal_group(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-
-def _signal_group(group: int, number: signal.Signals) -> None:
-    with suppress(ProcessLookupError):
-        os.killpg(group, number)
-
-
-def wait_for(ready, what: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Poll `ready()` until true; fail with `log` if `process` exits or time runs out."""
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while not ready():
-        if process.poll() is not None:
-            pytest.fail(f"{what} exited with {process.returncode}:\n{log.read_text()}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what} was not ready within {STARTUP_SECONDS} s:\n{log.read_text()}")
-        time.sleep(0.1)
-
-
 def store_file(index: int) -> bytes:
     """One file of the store: bodies valid and invalid, blank lines, unreadable ones."""
     lines = [line.encode() for line in store_lines(LINES - len(ODD_LINES), seed=40 + index)]
@@ -128,7 +90,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     command = [sys.executable, "-m", "moto.server", "--host", "127.0.0.1", "--port", str(port)]
     log = directory / "moto.log"
     with running(command, log) as server:
-        wait_for(lambda: _answers(f"{endpoint}/moto-api/"), "moto's S3 server", server, log)
+        moto_api = f"{endpoint}/moto-api/"
+        wait_for(lambda: answers(moto_api), "moto's S3 server", server, log, STARTUP_SECONDS)
         options: dict[str, object] = {
             "endpoint_url": endpoint,
             "key": "test-access-key",
@@ -171,14 +134,6 @@ def _address(scheduler_file: Path) -> str | None:
     return address
 
 
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """`dask scheduler` and `dask worker --nworkers 2 --nthreads 1`, on the loopback."""
@@ -192,7 +147,13 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     ]
     scheduler_log = directory / "scheduler.log"
     with running(scheduler_command, scheduler_log) as scheduler:
-        wait_for(lambda: _address(scheduler_file), "dask scheduler", scheduler, scheduler_log)
+        wait_for(
+            lambda: _address(scheduler_file),
+            "dask scheduler",
+            scheduler,
+            scheduler_log,
+            STARTUP_SECONDS,
+        )
         address = _address(scheduler_file)
         worker_command = [
             *(*command, "worker", address, "--nworkers", "2", "--nthreads", "1"),

@@ -1,20 +1,23 @@
-"""The reference server in a subprocess, and the handle on it that the end-to-end tests share.
+"""Processes the tests start, and the reference server's handle that the end-to-end tests share.
 
-`running_server` starts uvicorn on a free port over a database file; the end-to-end tests and
-the contract test (`tests/contract/run.py`) start it the same way.
+`running` starts a command in a process group of its own and always stops the group;
+`wait_for` polls until it is ready, bounded. `running_server` starts uvicorn so on a free port
+over a database file; the end-to-end tests and the contract test (`tests/contract/run.py`)
+start it the same way, and the Dask cluster test its scheduler, workers and moto's server.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Mapping
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
 import attrs
@@ -50,8 +53,8 @@ class Server:
             connection.execute(sql, parameters)
 
 
-class ServerDidNotStart(Exception):
-    """The server exited or did not answer in time; the message holds its log."""
+class DidNotStart(Exception):
+    """A process exited or was not ready in time; the message holds its log."""
 
 
 def free_port() -> int:
@@ -63,12 +66,74 @@ def free_port() -> int:
 
 
 @contextmanager
+def running(
+    command: list[str], log: Path, *, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`command` in a process group of its own, output to `log`; the group is stopped after.
+
+    SIGTERM first (uvicorn, dask, moto and bash then stop their children), SIGKILL to what is
+    left after 10 s.
+    """
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield process
+    finally:
+        _signal_group(process.pid, signal.SIGTERM)
+        with suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=10)
+        _signal_group(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def _signal_group(group: int, number: signal.Signals) -> None:
+    with suppress(ProcessLookupError):
+        os.killpg(group, number)
+
+
+def wait_for(
+    ready: Callable[[], object],
+    what: str,
+    process: subprocess.Popen[bytes],
+    log: Path,
+    seconds: float = _STARTUP_SECONDS,
+) -> None:
+    """Poll `ready()` until it is true, for at most `seconds`.
+
+    `DidNotStart`, with `log`, if `process` exits first or the time runs out.
+    """
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if process.poll() is not None:
+            raise DidNotStart(f"{what} exited with {process.returncode}:\n{log.read_text()}")
+        if time.monotonic() > deadline:
+            raise DidNotStart(f"{what} was not ready within {seconds} s:\n{log.read_text()}")
+        time.sleep(0.05)
+
+
+def answers(url: str) -> bool:
+    """Whether anything answers a GET of `url` (any status will do)."""
+    try:
+        httpx.get(url, timeout=1.0)
+    except httpx.TransportError:
+        return False
+    return True
+
+
+@contextmanager
 def running_server(
     database: Path, log: Path, settings: Mapping[str, str] | None = None
 ) -> Iterator[Server]:
     """The server on a free port over `database` (seeded), with `settings` in its environment.
 
-    Its output goes to `log`. It is stopped on leaving; `ServerDidNotStart` if it never answers.
+    Its output goes to `log`. It is stopped on leaving; `DidNotStart` if it never answers.
     """
     port = free_port()
     command = [
@@ -76,21 +141,10 @@ def running_server(
         *("--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"),
     ]
     environment = {**os.environ, "CAMPAIGN_SERVER_DB": str(database), **(settings or {})}
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT
-        )
     base_url = f"http://127.0.0.1:{port}/api/v1.0"
-    try:
+    with running(command, log, cwd=ROOT, env=environment) as process:
         wait_until_ready(base_url, process, log)
         yield Server(base_url=base_url, database=database)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @contextmanager
@@ -104,24 +158,10 @@ def seeded_server(directory: Path, settings: Mapping[str, str] | None = None) ->
     try:
         with running_server(database, directory / "server.log", settings) as server:
             yield server
-    except ServerDidNotStart as failure:
+    except DidNotStart as failure:
         pytest.fail(str(failure))
 
 
 def wait_until_ready(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Poll until the server answers (any status will do), or raise with its log."""
-    deadline = time.monotonic() + _STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise ServerDidNotStart(
-                f"the server exited with {process.returncode}:\n{log.read_text()}"
-            )
-        try:
-            httpx.get(f"{base_url}/openapi.json", timeout=1.0)  # no credentials, no budget
-        except httpx.TransportError:
-            time.sleep(0.05)
-        else:
-            return
-    raise ServerDidNotStart(
-        f"the server did not answer within {_STARTUP_SECONDS} s:\n{log.read_text()}"
-    )
+    """Poll until the server at `base_url` answers (no credentials, no budget), or raise."""
+    wait_for(lambda: answers(f"{base_url}/openapi.json"), "the server", process, log)

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -33,7 +31,8 @@ from campaign_rules.responses import (
     parse_error,
     parse_thread,
 )
-from tests.e2e.support import ROOT, ServerDidNotStart, free_port, wait_until_ready
+from tests.doc_examples import fenced_blocks
+from tests.e2e.support import ROOT, DidNotStart, free_port, running, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -48,8 +47,16 @@ def section(title: str) -> str:
 
 
 def blocks(title: str) -> list[tuple[str, str]]:
-    """The (language, code) of each fenced block of a section of the guide."""
-    return re.findall(r"```(\w+)\n(.*?)```", section(title), flags=re.DOTALL)
+    """The (language, code) of each fenced block of the guide's `### title` section.
+
+    Read by the docs tests' own reader (`tests.doc_examples.fenced_blocks`), so that a block
+    is what every other test of the pages takes it to be.
+    """
+    lines = GUIDE.read_text(encoding="utf-8").splitlines()
+    heading = lines.index(f"### {title}") + 1  # line numbers from 1, as `Block.line`
+    after = (n for n, line in enumerate(lines[heading:], heading + 1) if re.match("#{2,3} ", line))
+    end = next(after, len(lines) + 1)
+    return [(b.language, b.text) for b in fenced_blocks(GUIDE) if heading < b.line < end]
 
 
 def as_here(text: str, port: int) -> str:
@@ -86,18 +93,13 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     assert (folder / "demo.db").is_file()
 
     command = f"{as_here(server_line, port)} --port {port}"
-    with (folder / "server.log").open("wb") as log:
-        server = subprocess.Popen(
-            ["bash", "-c", command], cwd=folder, stdout=log, stderr=log, start_new_session=True
-        )
-    try:
-        wait_until_ready(f"http://127.0.0.1:{port}/api/v1.0", server, folder / "server.log")
+    log = folder / "server.log"
+    with running(["bash", "-c", command], log, cwd=folder) as server:  # bash and its server
+        try:
+            wait_until_ready(f"http://127.0.0.1:{port}/api/v1.0", server, log)
+        except DidNotStart as failure:
+            pytest.fail(str(failure))
         yield Demo(folder, port)
-    except ServerDidNotStart as failure:
-        pytest.fail(str(failure))
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)  # bash and the server it started
-        server.wait(timeout=10)
 
 
 def curl_block() -> str:
