@@ -15,6 +15,7 @@ are skipped.
 
 from __future__ import annotations
 
+import ctypes
 import importlib.machinery
 import importlib.util
 import json
@@ -92,6 +93,22 @@ def test_the_modules_setup_py_compiles_are_those_compiled_and_no_other() -> None
         if is_extension(module) != (campaign_rules.COMPILED and module in COMPILED_MODULES)
     ]
     assert wrong == []
+
+
+@pytest.mark.skipif(
+    not (campaign_rules.COMPILED and sys.platform == "linux"),
+    reason="reads the symbols of the compiled build's shared library",
+)
+def test_the_compiled_library_exports_its_module_init_only() -> None:
+    # setup.py's `DIRECT_CALL_FLAGS`: with its own functions hidden, the library calls them
+    # directly rather than through the PLT. `ctypes` finds exported symbols only.
+    spec = importlib.util.find_spec("campaign_rules__mypyc")
+    assert spec is not None
+    assert spec.origin is not None
+    library = ctypes.CDLL(spec.origin)
+    assert hasattr(library, "PyInit_campaign_rules__mypyc")
+    assert not hasattr(library, "CPyDef_validation___create_result")
+    assert not hasattr(library, "CPyDict_NextItem")  # mypyc's own runtime, built in
 
 
 @pytest.mark.skipif(EXPECTED_BUILD is None, reason="CAMPAIGN_RULES_EXPECT_BUILD is not set")
