@@ -72,13 +72,19 @@ _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # never written (`_read_enabled_cycles` gives a document mappings of its own).
 _NO_FILTER_LISTS: Final[dict[str, list[object]]] = {}
 _NO_CYCLE_DATES: Final[dict[str, datetime.date | None]] = {}
-# The weekdays and the paths of their windows in the two schedules, spelt once rather than on
-# every payload: pairs in a tuple, walked by index (compiled, the walk of a dict's items it was
-# took 3.5 % of a document's instructions more, callgrind).
-WINDOW_PATHS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    schedule: tuple((day, f"{schedule}.{day}") for day in WEEKDAYS)
+# The weekdays, and the paths of their windows in each schedule, spelt once rather than on
+# every payload, each in week order: tuples of any length, read by index (compiled, a `Final`
+# tuple of fixed length is a C struct, boxed anew at each use; the walk of a dict's items these
+# were took 3.5 % of a document's instructions more, callgrind). Each schedule is given its
+# paths: looked up by its path, they cost a look-up a schedule, and pairs of a day and a path
+# were checked and unpacked at each day (together about 170 instructions an invalid small body).
+_WEEKDAYS: Final[tuple[str, ...]] = WEEKDAYS
+WINDOW_PATHS: Final[dict[str, tuple[str, ...]]] = {
+    schedule: tuple(f"{schedule}.{day}" for day in WEEKDAYS)
     for schedule in ("scheduling", "cycles.schedule")
 }
+_SCHEDULING_WINDOW_PATHS: Final = WINDOW_PATHS["scheduling"]
+_CYCLES_SCHEDULE_WINDOW_PATHS: Final = WINDOW_PATHS["cycles.schedule"]
 
 
 class MemberSpec:
@@ -366,7 +372,9 @@ class Document:
 
         `raw_cycles` is the payload's `cycles` member as given (`None` when absent).
         """
-        self.scheduling_windows = self._read_schedule("scheduling", self.root.get("scheduling"))
+        self.scheduling_windows = self._read_schedule(
+            "scheduling", self.root.get("scheduling"), _SCHEDULING_WINDOW_PATHS
+        )
         if not is_object(raw_cycles):
             return
         if self.enabled_cycles is None:
@@ -376,12 +384,15 @@ class Document:
         else:
             self.sites.append(Site("cycles", raw_cycles, _CYCLES))
             self.cycles_schedule_windows = self._read_schedule(
-                "cycles.schedule", self.cycles_schedule
+                "cycles.schedule", self.cycles_schedule, _CYCLES_SCHEDULE_WINDOW_PATHS
             )
 
-    def _read_schedule(self, path: str, raw: object) -> list[Window] | None:
+    def _read_schedule(
+        self, path: str, raw: object, window_paths: tuple[str, ...]
+    ) -> list[Window] | None:
         """Add the sites of a Schedule object and of its weekday windows; its readable windows.
 
+        `path` is the schedule's path, `window_paths` its windows' (`WINDOW_PATHS[path]`).
         `None` when `raw` is no object, or one too large to read.
         """
         if not is_object(raw):
@@ -396,10 +407,10 @@ class Document:
         # days after a schedule's last were each a look-up: about 390 instructions an invalid
         # small body, callgrind). A member `null` or not a weekday is never met: no early end.
         left = len(schedule)
-        for weekday, (day, window_path) in enumerate(WINDOW_PATHS[path]):
+        for weekday, window_path in enumerate(window_paths):
             if left == 0:
                 break
-            raw_window = schedule.get(day)
+            raw_window = schedule.get(_WEEKDAYS[weekday])
             if raw_window is None:
                 continue  # absent or `null`: the schedule's type check reports a `null`
             left -= 1
