@@ -16,6 +16,7 @@ from campaign_rules._campaign.shape import (
     SCHEDULE_MEMBERS,
     WINDOW_MEMBERS,
 )
+from campaign_rules._core.findings import ReadyFindings
 from campaign_rules._core.json import (
     as_string,
     is_object,
@@ -34,11 +35,20 @@ __all__ = [
 ]
 
 
-# The JSON types of every member of every shape in words, said once rather than for each
-# member of another type (about 800 instructions a violation, callgrind), keyed by the shapes'
-# own tuples. A list rather than `map`: compiled, `with_article` is then called natively.
-_EXPECTED: Final = {
-    types: " or ".join([with_article(kind) for kind in types])
+# What the shape rules say of a known member, made once for each member (`ReadyFindings`).
+# Its JSON types in words are said once for each shape's types rather than for each member of
+# another type (about 800 instructions a violation, callgrind), keyed by the shapes' own tuples.
+_IS_REQUIRED: Final = ReadyFindings(lambda path, _: f"{path} is required")
+
+
+def _must_be(types: tuple[str, ...]) -> ReadyFindings:
+    # A list rather than `map`: compiled, `with_article` is then called natively.
+    expected = " or ".join([with_article(kind) for kind in types])
+    return ReadyFindings(lambda path, _: f"{path} must be {expected}")
+
+
+_MUST_BE: Final = {
+    types: _must_be(types)
     for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
     for types in shape.values()
 }
@@ -111,8 +121,7 @@ def required_members_present(doc: Document, findings: list[Finding]) -> None:
             continue
         for name in site.kind.required:
             if name not in members:
-                path = member_path(site.path, name)
-                findings.append(Finding(path, f"{path} is required"))
+                findings.append(_IS_REQUIRED.at(site.path, name))
 
 
 def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
@@ -130,5 +139,4 @@ def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
         for name in site.to_type_check:
             types = site.kind.shape[name]
             if name not in site.kind.left_to_others and json_type(members[name]) not in types:
-                path = member_path(site.path, name)
-                findings.append(Finding(path, f"{path} must be {_EXPECTED[types]}"))
+                findings.append(_MUST_BE[types].at(site.path, name))
