@@ -6,7 +6,7 @@ starts with it cleared and the threads race to fill it; the frozen day windows t
 `build_campaign` gives again (`_campaign.build.DAY_WINDOWS_KEPT` of them), which the threads
 fill as they go; the ready findings of the rules (`_core.findings.ReadyFindings`), filled on
 first use, and the violation the runner made of each (`Finding.made`); and the last finding of
-each rule (`_rules.table.Rule.last_found`), whose violation the runner gives again for the very
+each rule (`_rules.table.Rule.last_made`), whose violation the runner gives again for the very
 same field and message and which it replaces for any other. Switching threads
 every microsecond makes them interleave inside the rules, not only between calls.
 """

@@ -2,7 +2,7 @@
 
 The runner gives a violation it made again: the one made of the very same finding (a ready one,
 `Finding.made`), or the one made of the rule's last finding when the rule finds the very same
-field and message objects (`Rule.last_found`); these tests hold it to giving exactly what a new
+field and message objects (`Rule.last_made`); these tests hold it to giving exactly what a new
 violation would be, whatever the rule finds in between.
 """
 

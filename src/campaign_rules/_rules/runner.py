@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from campaign_rules._core.construct import violation
 from campaign_rules._core.violations import Finding, Violation
 from campaign_rules._rules.table import Rule, Subject
@@ -42,14 +44,14 @@ def _violation_of(rule: Rule[Subject], finding: Finding) -> Violation:
     A violation is a frozen value, so one made before is given again, as equal as a new one,
     where making one takes about 1,100 instructions compiled (callgrind, issue 22): the one made
     of this very finding (`Finding.made`: a ready finding a rule gives each time it finds that
-    defect), else the one made of the rule's last finding (`Rule.last_found`) when that held the
+    defect), else the one made of the rule's last finding (`Rule.last_made`) when that held the
     very same field and message objects (a rule whose message is a constant). Equal strings that
     are not the same objects make a new violation.
     """
     made = finding.made
     if made is not None:
-        return made
-    last = rule.last_found
+        return cast("Violation", made)  # what this function put there
+    last = rule.last_made
     if last is not None and last.field is finding.field and last.message is finding.message:
         made = last.made
     if made is None:
@@ -59,8 +61,8 @@ def _violation_of(rule: Rule[Subject], finding: Finding) -> Violation:
     # violation before it is published, one reference replaced at once, so a thread reading
     # the rule's last finding sees it whole.
     finding.made = made
-    rule.last_found = finding
-    return made
+    rule.last_made = finding
+    return cast("Violation", made)
 
 
 def run_rules(

@@ -35,23 +35,23 @@ __all__ = [
 ]
 
 
-# What the shape rules say of a known member, made once for each member (`ReadyFindings`).
-# Its JSON types in words are said once for each shape's types rather than for each member of
-# another type (about 800 instructions a violation, callgrind), keyed by the shapes' own tuples.
-_IS_REQUIRED: Final = ReadyFindings(lambda path, _: f"{path} is required")
-
-
-def _must_be(types: tuple[str, ...]) -> ReadyFindings:
-    # A list rather than `map`: compiled, `with_article` is then called natively.
-    expected = " or ".join([with_article(kind) for kind in types])
-    return ReadyFindings(lambda path, _: f"{path} must be {expected}")
-
-
-_MUST_BE: Final = {
-    types: _must_be(types)
+# The JSON types of every member of every shape in words, said once rather than for each
+# member of another type (about 800 instructions a violation, callgrind), keyed by the shapes'
+# own tuples. A list rather than `map`: compiled, `with_article` is then called natively.
+_EXPECTED: Final = {
+    types: " or ".join([with_article(kind) for kind in types])
     for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
     for types in shape.values()
 }
+
+
+def _must_be(expected: str) -> ReadyFindings:
+    return ReadyFindings(lambda path, _: f"{path} must be {expected}")
+
+
+# What the shape rules say of a known member, made once for each member (`ReadyFindings`).
+_IS_REQUIRED: Final = ReadyFindings(lambda path, _: f"{path} is required")
+_MUST_BE: Final = {types: _must_be(expected) for types, expected in _EXPECTED.items()}
 
 
 def payload_is_object(doc: Document, findings: list[Finding]) -> None:

@@ -91,12 +91,12 @@ class Rule(Generic[Subject]):
     rules, where it reports), and repeats neither the summary, a citation, a bound nor the values
     of an enumeration.
     A plain slotted class rather than an attrs one: the table is made at every import, and it
-    is never changed after, but for `last_found`: the finding the runner made a violation of
+    is never changed after, but for `last_made`: the finding the runner made a violation of
     last, holding that violation (`Finding.made`), which it gives again for a finding of the
     very same field and message (`_rules.runner`).
     """
 
-    __slots__ = ("check", "id", "key", "last_found", "source", "summary")
+    __slots__ = ("check", "id", "key", "last_made", "source", "summary")
 
     def __init__(
         self,
@@ -111,7 +111,7 @@ class Rule(Generic[Subject]):
         self.source = source
         self.summary = summary
         self.check = check
-        self.last_found: Finding | None = None
+        self.last_made: Finding | None = None
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, {self.key}, {self.source!r})"
