@@ -1,11 +1,13 @@
 """Validation from many threads at once gives the answers it gives from one (issue 6, item 5).
 
-The rules are pure functions of their input. Three things are shared between calls: the set of
+The rules are pure functions of their input. Four things are shared between calls: the set of
 time zone names (`_core.timezones.timezone_names`, read lazily on first use), so each run here
 starts with it cleared and the threads race to fill it; the frozen day windows that
 `build_campaign` gives again (`_campaign.build.DAY_WINDOWS_KEPT` of them), which the threads
-fill as they go; and the violation each rule made last (`_rules.table.Rule.last_made`), which
-the runner gives again for the very same finding and replaces for any other. Switching threads
+fill as they go; the ready findings of the rules (`_core.findings.ReadyFindings`), filled on
+first use, and the violation the runner made of each (`Finding.made`); and the last finding of
+each rule (`_rules.table.Rule.last_made`), whose violation the runner gives again for the very
+same field and message and which it replaces for any other. Switching threads
 every microsecond makes them interleave inside the rules, not only between calls.
 """
 
@@ -23,6 +25,8 @@ import pytest
 
 from campaign_rules import validate_create, validate_update
 from campaign_rules._core import timezones
+from campaign_rules._core.findings import Finding, ReadyFindings
+from campaign_rules._rules import cycles, fields, schedule, shape
 from tests.cases_support import (
     build_directory,
     build_existing,
@@ -80,6 +84,17 @@ def _update_call(update: dict[str, Any], directory: dict[str, Any] | None) -> Ca
     return call
 
 
+def _forget_ready_findings() -> None:
+    """Empty every rule module's ready findings, and forget each ready finding's violation."""
+    for module in (cycles, fields, schedule, shape):
+        for value in vars(module).values():
+            for each in value.values() if isinstance(value, dict) else (value,):
+                if isinstance(each, ReadyFindings):
+                    each._at.clear()
+                elif isinstance(each, Finding):
+                    each.made = None
+
+
 @pytest.fixture
 def fine_grained_switching() -> Iterator[None]:
     interval = sys.getswitchinterval()
@@ -95,6 +110,7 @@ def test_eight_threads_over_a_shared_corpus_give_the_single_threaded_results() -
     calls = corpus()
     expected = [call() for call in calls]
     timezones._LOADED.names = None  # as before the first use: the threads race to read them
+    _forget_ready_findings()  # and to make the ready findings and their violations
 
     results: list[list[Any] | None] = [None] * THREADS
     errors: list[BaseException] = []

@@ -530,12 +530,15 @@ class TestMembersHaveJsonTypes:
         ]
 
     def test_the_types_of_every_member_of_every_object_kind_are_said_in_words(self) -> None:
-        # The rule reads the words made once for each shape's types (`shape._EXPECTED`).
+        # The rule reads the words made once for each shape's types (`shape._EXPECTED`), in
+        # the findings made once for each (`shape._MUST_BE`).
         kinds = [v for v in vars(document).values() if isinstance(v, document.ObjectKind)]
         assert len(kinds) >= 6
         for kind in kinds:
             for json_types in kind.shape.values():
-                assert shape._EXPECTED[json_types] == " or ".join(map(with_article, json_types))
+                expected = " or ".join(map(with_article, json_types))
+                assert shape._EXPECTED[json_types] == expected
+                assert shape._MUST_BE[json_types]._say("a.b", "a") == f"a.b must be {expected}"
 
     def test_members_of_the_exact_built_in_type_are_not_asked_their_json_type(
         self, monkeypatch: pytest.MonkeyPatch

@@ -72,7 +72,7 @@ class Bounds:
     module is a Python class, whose `in` costs 35 times a native class's (D-compiled-build).
     """
 
-    __slots__ = ("_said", "_words", "high", "low")
+    __slots__ = ("_words", "high", "low")
 
     def __init__(self, low: int, high: int) -> None:
         self.low = low
@@ -80,8 +80,6 @@ class Bounds:
         # Said once: each violation of a bound says it, and compiled, writing the two numbers
         # out took about 1,000 instructions, most of a message's cost (issue 22).
         self._words = f"from {low} to {high}"
-        # The last message `must_be` made, with its subject: one pair, replaced whole.
-        self._said: tuple[str, str] = ("", "")
 
     def __repr__(self) -> str:
         return f"Bounds({self.low}, {self.high})"
@@ -94,15 +92,8 @@ class Bounds:
         return self._words
 
     def must_be(self, subject: str) -> str:
-        """Say that `subject` must be in the range, for messages: "retries must be from 0 to 5".
-
-        Made when asked for another subject object than the last one, else given again: each
-        bound is one field's, so it is made once (about 400 instructions a violation, callgrind).
-        """
-        said = self._said
-        if said[0] is not subject:
-            said = self._said = (subject, f"{subject} must be {self._words}")
-        return said[1]
+        """Say that `subject` must be in the range, for messages: "retries must be from 0 to 5"."""
+        return f"{subject} must be {self._words}"
 
 
 # spec 2.1, spec 8: `name` is at most 255 characters (counted in code points).

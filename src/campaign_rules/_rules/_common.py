@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from campaign_rules._core.json import as_integer, json_type
 from campaign_rules._core.limits import Bounds
-from campaign_rules._core.violations import Finding
 
 __all__ = ["article_of", "integer_outside", "with_article"]
 
 
-def integer_outside(value: object, bounds: Bounds, path: str) -> Finding | None:
-    """The finding for an integer `value` outside `bounds`; `None` for any other value.
+def integer_outside(value: object, bounds: Bounds) -> bool:
+    """Whether `value` is an integer outside `bounds`; `False` for any other value.
 
     A value that is not an integer is the type rule's to report.
     """
     number = as_integer(value)
-    if number is not None and number not in bounds:
-        return Finding(path, bounds.must_be(path))
-    return None
+    return number is not None and number not in bounds
 
 
 def with_article(type_name: str) -> str:

@@ -12,6 +12,7 @@ from typing import Final
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
 from campaign_rules._core.enums import CyclesMode, IntegrationType
+from campaign_rules._core.findings import ReadyFindings
 from campaign_rules._core.json import as_string, item_path, member_path
 from campaign_rules._core.limits import (
     CONTACT_STATUSES,
@@ -41,6 +42,28 @@ __all__ = [
 
 _MODE_VALUES: Final = frozenset(mode.value for mode in CyclesMode)
 _MODES: Final = ", ".join(mode.value for mode in CyclesMode)
+# What each rule says, made once (for a member, once for each: `ReadyFindings`) and given each
+# time: the runner then gives the violation it made of it again (`Finding.made`).
+_NOT_ON_PHONE_CALL: Final = Finding("cycles", "cycles can be enabled on phone_call campaigns only")
+_REQUIRED_WHEN_ENABLED: Final = ReadyFindings(
+    lambda path, _: f"{path} is required when cycles are enabled"
+)
+_UNKNOWN_MODE: Final = Finding("cycles.mode", f"cycles.mode must be one of {_MODES}")
+_MAX_ITERATIONS_OUTSIDE: Final = Finding(
+    "cycles.max_iterations", MAX_ITERATIONS.must_be("cycles.max_iterations")
+)
+_COOLDOWN_MINUTES_OUTSIDE: Final = Finding(
+    "cycles.cooldown_minutes", COOLDOWN_MINUTES.must_be("cycles.cooldown_minutes")
+)
+_TOO_MANY_ITEMS: Final = ReadyFindings(
+    lambda path, _: f"{path} must hold at most {FILTER_LIST_MAX_ITEMS} items"
+)
+_SCHEDULED_MODE_ONLY: Final = ReadyFindings(lambda path, _: f"{path} is for scheduled mode only")
+_NOT_A_DATE: Final = ReadyFindings(lambda path, _: f"{path} must be a calendar date YYYY-MM-DD")
+_END_BEFORE_START: Final = Finding(
+    "cycles.schedule_end_date",
+    "cycles.schedule_end_date must not be before cycles.schedule_start_date",
+)
 # The names each rule walks, typed as tuples of any length: compiled, a final tuple of a fixed
 # length is a C struct, boxed anew and walked by a generic iterator at every `for` (about 500
 # instructions a walk, callgrind).
@@ -65,7 +88,7 @@ def enabled_only_on_phone_call(doc: Document, findings: list[Finding]) -> None:
     An unknown channel is `integration_type_is_supported`'s.
     """
     if doc.cycles_enabled and doc.channel is IntegrationType.WHATSAPP:
-        findings.append(Finding("cycles", "cycles can be enabled on phone_call campaigns only"))
+        findings.append(_NOT_ON_PHONE_CALL)
 
 
 def required_when_enabled(doc: Document, findings: list[Finding]) -> None:
@@ -79,8 +102,7 @@ def required_when_enabled(doc: Document, findings: list[Finding]) -> None:
         return
     for name in _REQUIRED_MEMBERS:
         if name not in cycles:
-            path = member_path("cycles", name)
-            findings.append(Finding(path, f"{path} is required when cycles are enabled"))
+            findings.append(_REQUIRED_WHEN_ENABLED.at("cycles", name))
     mode = doc.cycles_mode
     in_mode = _MEMBER_IN_MODE.get(mode) if mode is not None else None
     if in_mode is not None and in_mode not in cycles:
@@ -95,7 +117,7 @@ def mode_is_known(doc: Document, findings: list[Finding]) -> None:
     """
     mode = doc.cycles_mode
     if mode is not None and mode not in _MODE_VALUES:
-        findings.append(Finding("cycles.mode", f"cycles.mode must be one of {_MODES}"))
+        findings.append(_UNKNOWN_MODE)
 
 
 def max_iterations_within_bounds(doc: Document, findings: list[Finding]) -> None:
@@ -104,12 +126,8 @@ def max_iterations_within_bounds(doc: Document, findings: list[Finding]) -> None
     Another type is the type rule's.
     """
     cycles = doc.enabled_cycles
-    if cycles is not None:
-        found = integer_outside(
-            cycles.get("max_iterations"), MAX_ITERATIONS, "cycles.max_iterations"
-        )
-        if found is not None:
-            findings.append(found)
+    if cycles is not None and integer_outside(cycles.get("max_iterations"), MAX_ITERATIONS):
+        findings.append(_MAX_ITERATIONS_OUTSIDE)
 
 
 def cooldown_minutes_within_bounds(doc: Document, findings: list[Finding]) -> None:
@@ -118,11 +136,8 @@ def cooldown_minutes_within_bounds(doc: Document, findings: list[Finding]) -> No
     Another type is the type rule's.
     """
     cycles = doc.enabled_cycles
-    if cycles is not None:
-        value = cycles.get("cooldown_minutes")
-        found = integer_outside(value, COOLDOWN_MINUTES, "cycles.cooldown_minutes")
-        if found is not None:
-            findings.append(found)
+    if cycles is not None and integer_outside(cycles.get("cooldown_minutes"), COOLDOWN_MINUTES):
+        findings.append(_COOLDOWN_MINUTES_OUTSIDE)
 
 
 def filter_lists_within_max_items(doc: Document, findings: list[Finding]) -> None:
@@ -134,10 +149,7 @@ def filter_lists_within_max_items(doc: Document, findings: list[Finding]) -> Non
     for name in FILTER_LISTS:
         length = doc.filter_list_length(name)
         if length is not None and length > FILTER_LIST_MAX_ITEMS:
-            path = member_path("cycles", name)
-            findings.append(
-                Finding(path, f"{path} must hold at most {FILTER_LIST_MAX_ITEMS} items")
-            )
+            findings.append(_TOO_MANY_ITEMS.at("cycles", name))
 
 
 def filter_items_are_non_empty_strings(doc: Document, findings: list[Finding]) -> None:
@@ -200,8 +212,7 @@ def cooldown_mode_has_no_schedule(doc: Document, findings: list[Finding]) -> Non
         return
     for name in _SCHEDULE_ONLY_FIELDS:
         if cycles.get(name) is not None:
-            path = member_path("cycles", name)
-            findings.append(Finding(path, f"{path} is for scheduled mode only"))
+            findings.append(_SCHEDULED_MODE_ONLY.at("cycles", name))
 
 
 def dates_are_iso(doc: Document, findings: list[Finding]) -> None:
@@ -211,8 +222,7 @@ def dates_are_iso(doc: Document, findings: list[Finding]) -> None:
     """
     for name, date in doc.cycle_dates.items():
         if date is None:
-            path = member_path("cycles", name)
-            findings.append(Finding(path, f"{path} must be a calendar date YYYY-MM-DD"))
+            findings.append(_NOT_A_DATE.at("cycles", name))
 
 
 def start_date_not_after_end_date(doc: Document, findings: list[Finding]) -> None:
@@ -220,9 +230,4 @@ def start_date_not_after_end_date(doc: Document, findings: list[Finding]) -> Non
     start = doc.cycle_dates.get("schedule_start_date")
     end = doc.cycle_dates.get("schedule_end_date")
     if start is not None and end is not None and start > end:
-        findings.append(
-            Finding(
-                "cycles.schedule_end_date",
-                "cycles.schedule_end_date must not be before cycles.schedule_start_date",
-            )
-        )
+        findings.append(_END_BEFORE_START)

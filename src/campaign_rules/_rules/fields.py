@@ -30,17 +30,24 @@ __all__ = [
     "timezone_is_iana_name",
 ]
 
-# Messages that cite a bound or a list are written once: compiled, an f-string is built anew at
-# each violation, and a message that is the very same object each time lets the runner give
-# the violation it made last again (`_rules.runner`).
-_NAME_TOO_LONG: Final = f"name must be at most {NAME_MAX_LENGTH} characters"
-_UNSUPPORTED_TYPE: Final = (
-    f"integration_type must be one of {', '.join(channel.value for channel in IntegrationType)}"
+# Each rule says one sentence at one field (the channel rule one for each field), so its finding
+# is made once, and given each time: the runner then gives the violation it made of it again
+# (`Finding.made`), with no finding made (compiled, an f-string citing a bound or a list is
+# built anew at each use, and a channel's `.value` is a Python property, about 1,700
+# instructions a violation, callgrind).
+_NAME_TOO_LONG: Final = Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters")
+_NAME_BLANK: Final = Finding("name", "name must not be empty or only white space")
+_AGENT_ID_NOT_UUID_V4: Final = Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form")
+_INTEGRATION_ID_EMPTY: Final = Finding("integration_id", "integration_id must not be empty")
+_UNSUPPORTED_TYPE: Final = Finding(
+    "integration_type",
+    f"integration_type must be one of {', '.join(channel.value for channel in IntegrationType)}",
 )
-# What `channel_fields_match_integration_type` says of each field, said once: compiled, a
-# channel's `.value` is a Python property, about 1,700 instructions a violation (callgrind).
+_NOT_A_TIMEZONE: Final = Finding("timezone", "timezone must be an IANA time zone name")
+_RETRIES_OUTSIDE: Final = Finding("retries", RETRIES.must_be("retries"))
+_MESSAGE_LIMIT_OUTSIDE: Final = Finding("message_limit", MESSAGE_LIMIT.must_be("message_limit"))
 _FOR_ITS_CHANNEL_ONLY: Final = {
-    name: f"{name} is for {channel.value} campaigns only"
+    name: Finding(name, f"{name} is for {channel.value} campaigns only")
     for name, channel in CHANNEL_OF_FIELD.items()
 }
 
@@ -49,7 +56,7 @@ def name_within_max_length(doc: Document, findings: list[Finding]) -> None:
     """Counts the code points of a string `name` (another type is the type rule's)."""
     name = doc.name_text
     if name is not None and len(name) > NAME_MAX_LENGTH:
-        findings.append(Finding("name", _NAME_TOO_LONG))
+        findings.append(_NAME_TOO_LONG)
 
 
 def name_not_blank(doc: Document, findings: list[Finding]) -> None:
@@ -59,7 +66,7 @@ def name_not_blank(doc: Document, findings: list[Finding]) -> None:
     """
     name = doc.name_text
     if name is not None and len(name) <= NAME_MAX_LENGTH and is_blank(name):
-        findings.append(Finding("name", "name must not be empty or only white space"))
+        findings.append(_NAME_BLANK)
 
 
 def agent_id_is_uuid_v4(doc: Document, findings: list[Finding]) -> None:
@@ -68,26 +75,26 @@ def agent_id_is_uuid_v4(doc: Document, findings: list[Finding]) -> None:
     The document keeps one only when `is_uuid_v4` accepts it; another type is the type rule's.
     """
     if doc.agent_id is None and doc.agent_id_text is not None:
-        findings.append(Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form"))
+        findings.append(_AGENT_ID_NOT_UUID_V4)
 
 
 def integration_id_not_empty(doc: Document, findings: list[Finding]) -> None:
     """Reports only a string of length zero: white space is an id, another type the type rule's."""
     if doc.integration_id is None and doc.integration_id_text == "":
-        findings.append(Finding("integration_id", "integration_id must not be empty"))
+        findings.append(_INTEGRATION_ID_EMPTY)
 
 
 def integration_type_is_supported(doc: Document, findings: list[Finding]) -> None:
     """Reports a string the document could not read as a channel (`Document.channel` is `None`)."""
     if doc.channel is None and doc.integration_type_text is not None:
-        findings.append(Finding("integration_type", _UNSUPPORTED_TYPE))
+        findings.append(_UNSUPPORTED_TYPE)
 
 
 def timezone_is_iana_name(doc: Document, findings: list[Finding]) -> None:
     """Looks a string up in the zone names read once (`_core.timezones`): it opens no file."""
     timezone = doc.timezone_text
     if timezone is not None and not is_timezone_name(timezone):
-        findings.append(Finding("timezone", "timezone must be an IANA time zone name"))
+        findings.append(_NOT_A_TIMEZONE)
 
 
 def retries_within_bounds(doc: Document, findings: list[Finding]) -> None:
@@ -95,9 +102,8 @@ def retries_within_bounds(doc: Document, findings: list[Finding]) -> None:
 
     A boolean or a value of another type is the type rule's.
     """
-    found = integer_outside(doc.root.get("retries"), RETRIES, "retries")
-    if found is not None:
-        findings.append(found)
+    if integer_outside(doc.root.get("retries"), RETRIES):
+        findings.append(_RETRIES_OUTSIDE)
 
 
 def message_limit_within_bounds(doc: Document, findings: list[Finding]) -> None:
@@ -105,9 +111,8 @@ def message_limit_within_bounds(doc: Document, findings: list[Finding]) -> None:
 
     A boolean or a value of another type is the type rule's.
     """
-    found = integer_outside(doc.root.get("message_limit"), MESSAGE_LIMIT, "message_limit")
-    if found is not None:
-        findings.append(found)
+    if integer_outside(doc.root.get("message_limit"), MESSAGE_LIMIT):
+        findings.append(_MESSAGE_LIMIT_OUTSIDE)
 
 
 def channel_fields_match_integration_type(doc: Document, findings: list[Finding]) -> None:
@@ -120,4 +125,4 @@ def channel_fields_match_integration_type(doc: Document, findings: list[Finding]
         return
     for name in FIELDS_OF_OTHER_CHANNELS[doc.channel]:
         if name in doc.root:
-            findings.append(Finding(name, _FOR_ITS_CHANNEL_ONLY[name]))
+            findings.append(_FOR_ITS_CHANNEL_ONLY[name])

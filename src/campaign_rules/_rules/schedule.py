@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
+from campaign_rules._core.findings import ReadyFindings
 from campaign_rules._core.json import member_path
 from campaign_rules._core.violations import Finding
 
 __all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
+
+# What each rule says of a window's time, made once for each window's member (`ReadyFindings`).
+_NOT_HH_MM: Final = ReadyFindings(
+    lambda path, _: f"{path} must be a 24-hour time HH:MM, 00:00 to 23:59"
+)
+_NOT_LATER: Final = ReadyFindings(
+    lambda path, window: f"{path} must be later than {member_path(window, START_TIME)}"
+)
 
 
 def window_times_are_hh_mm(doc: Document, findings: list[Finding]) -> None:
@@ -20,13 +31,9 @@ def window_times_are_hh_mm(doc: Document, findings: list[Finding]) -> None:
         # A member that is missing or not a string (text None) is another rule's to report;
         # a minute of the day below 0 is a string that is not HH:MM (`Window`).
         if window.start is not None and window.start_minute < 0:
-            findings.append(_not_hh_mm(member_path(window.path, START_TIME)))
+            findings.append(_NOT_HH_MM.at(window.path, START_TIME))
         if window.stop is not None and window.stop_minute < 0:
-            findings.append(_not_hh_mm(member_path(window.path, STOP_TIME)))
-
-
-def _not_hh_mm(path: str) -> Finding:
-    return Finding(path, f"{path} must be a 24-hour time HH:MM, 00:00 to 23:59")
+            findings.append(_NOT_HH_MM.at(window.path, STOP_TIME))
 
 
 def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
@@ -40,6 +47,4 @@ def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
         if start < 0 or stop < 0:
             continue  # a time that is missing or not HH:MM is another rule's to report
         if start >= stop:
-            start_path = member_path(window.path, START_TIME)
-            stop_path = member_path(window.path, STOP_TIME)
-            findings.append(Finding(stop_path, f"{stop_path} must be later than {start_path}"))
+            findings.append(_NOT_LATER.at(window.path, STOP_TIME))

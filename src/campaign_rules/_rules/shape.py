@@ -16,6 +16,7 @@ from campaign_rules._campaign.shape import (
     SCHEDULE_MEMBERS,
     WINDOW_MEMBERS,
 )
+from campaign_rules._core.findings import ReadyFindings
 from campaign_rules._core.json import (
     as_string,
     is_object,
@@ -42,6 +43,15 @@ _EXPECTED: Final = {
     for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
     for types in shape.values()
 }
+
+
+def _must_be(expected: str) -> ReadyFindings:
+    return ReadyFindings(lambda path, _: f"{path} must be {expected}")
+
+
+# What the shape rules say of a known member, made once for each member (`ReadyFindings`).
+_IS_REQUIRED: Final = ReadyFindings(lambda path, _: f"{path} is required")
+_MUST_BE: Final = {types: _must_be(expected) for types, expected in _EXPECTED.items()}
 
 
 def payload_is_object(doc: Document, findings: list[Finding]) -> None:
@@ -111,8 +121,7 @@ def required_members_present(doc: Document, findings: list[Finding]) -> None:
             continue
         for name in site.kind.required:
             if name not in members:
-                path = member_path(site.path, name)
-                findings.append(Finding(path, f"{path} is required"))
+                findings.append(_IS_REQUIRED.at(site.path, name))
 
 
 def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
@@ -130,5 +139,4 @@ def members_have_json_types(doc: Document, findings: list[Finding]) -> None:
         for name in site.to_type_check:
             types = site.kind.shape[name]
             if name not in site.kind.left_to_others and json_type(members[name]) not in types:
-                path = member_path(site.path, name)
-                findings.append(Finding(path, f"{path} must be {_EXPECTED[types]}"))
+                findings.append(_MUST_BE[types].at(site.path, name))

@@ -36,7 +36,7 @@ from campaign_rules._core.limits import (
     RETRIES,
     THREAD_ID_MAX_LENGTH,
 )
-from campaign_rules._core.violations import Finding, Violation
+from campaign_rules._core.violations import Finding
 from campaign_rules._rules import (
     cycles,
     fields,
@@ -67,7 +67,6 @@ __all__ = [
     "STORED_CAMPAIGN_RULES",
     "THREAD_PATH_RULES",
     "UPDATE_RULES",
-    "MadeViolation",
     "Rule",
 ]
 
@@ -92,8 +91,9 @@ class Rule(Generic[Subject]):
     rules, where it reports), and repeats neither the summary, a citation, a bound nor the values
     of an enumeration.
     A plain slotted class rather than an attrs one: the table is made at every import, and it
-    is never changed after, but for `last_made`: the violation the runner made last of one of
-    its findings, which it gives again for the same finding (`_rules.runner`).
+    is never changed after, but for `last_made`: the finding the runner made a violation of
+    last, holding that violation (`Finding.made`), which it gives again for a finding of the
+    very same field and message (`_rules.runner`).
     """
 
     __slots__ = ("check", "id", "key", "last_made", "source", "summary")
@@ -111,26 +111,10 @@ class Rule(Generic[Subject]):
         self.source = source
         self.summary = summary
         self.check = check
-        self.last_made: MadeViolation | None = None
+        self.last_made: Finding | None = None
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, {self.key}, {self.source!r})"
-
-
-class MadeViolation:
-    """A violation the runner made, with the field and the message objects it was made of.
-
-    The two are kept beside the violation, which holds them too, because the runner compares
-    them on every finding: compiled, these are fields of a C struct, where the attributes of
-    the attrs `Violation` are each a generic look-up.
-    """
-
-    __slots__ = ("field", "message", "violation")
-
-    def __init__(self, field: str | None, message: str, violation: Violation) -> None:
-        self.field = field
-        self.message = message
-        self.violation = violation
 
 
 # fmt: off
