@@ -38,17 +38,15 @@ def assert_left_out_rules_find_nothing(wire: Any) -> None:
     assert run_rules(doc, chosen, VIOLATIONS_MAX) == run_rules(doc, CREATE_RULES, VIOLATIONS_MAX)
 
 
-@given(
-    st.one_of(
-        cs.create_payloads(),
-        cs.invalid_create_payloads().map(lambda triple: triple[0]),
-        s.hostile_payloads,
-        s.spliced_payloads(),
-        parts.json_like,
-    )
-)
+@given(st.one_of(cs.create_payloads(), s.hostile_payloads, s.spliced_payloads(), parts.json_like))
 def test_a_rule_left_out_finds_nothing(wire: Any) -> None:
     assert_left_out_rules_find_nothing(wire)
+
+
+@given(cs.invalid_create_payloads())
+def test_a_rule_left_out_finds_nothing_beside_one_defect(triple: cs.Defect) -> None:
+    # Each defect is one violation of one rule: of every kind of rule the tables leave out.
+    assert_left_out_rules_find_nothing(triple[0])
 
 
 def test_a_rule_left_out_finds_nothing_in_the_hostile_matrix() -> None:

@@ -41,16 +41,16 @@ __all__ = ["create_result", "create_violations", "update_result"]
 # can find nothing in it are not called (about 130 instructions a call through the table):
 # - spec 2.4 rule 2: every `cycles.` rule reads only an enabled cycles block
 #   (`_rules/cycles.py`), and finds nothing without one;
+# - in cooldown mode the document reads no dates (`Document.cycle_dates`), which are all the
+#   two date rules read; in another mode `cooldown_mode_has_no_schedule` returns at once;
 # - the four `payload.` rules (`_rules/shape.py`) read only what each site found when it was
 #   made, and find nothing when every site is clean (`Document.sites_clean`): then an
 #   invalid small body takes about 500 instructions fewer, a valid one 1,000 (callgrind).
 # The others run, in table order (tests/test_validation.py runs the whole table beside).
-_SHAPE_RULE_IDS: Final = frozenset(
-    rule.id for rule in CREATE_RULES if rule.id.startswith("payload.")
-)
-_CYCLES_RULE_IDS: Final = frozenset(
-    rule.id for rule in CREATE_RULES if rule.id.startswith("cycles.")
-)
+_SHAPE_RULES: Final = frozenset(rule.id for rule in CREATE_RULES if rule.id.startswith("payload."))
+_CYCLES_RULES: Final = frozenset(rule.id for rule in CREATE_RULES if rule.id.startswith("cycles."))
+_DATE_RULES: Final = frozenset({"cycles.dates_are_iso", "cycles.start_date_not_after_end_date"})
+_COOLDOWN_RULES: Final = frozenset({"cycles.cooldown_mode_has_no_schedule"})
 
 
 def _create_rules_but(skipped: frozenset[str]) -> tuple[Rule[Document], ...]:
@@ -58,18 +58,27 @@ def _create_rules_but(skipped: frozenset[str]) -> tuple[Rule[Document], ...]:
     return tuple(rule for rule in CREATE_RULES if rule.id not in skipped)
 
 
-_CREATE_RULES_WITHOUT_CYCLES: Final = _create_rules_but(_CYCLES_RULE_IDS)
-_CREATE_RULES_WITHOUT_SHAPE: Final = _create_rules_but(_SHAPE_RULE_IDS)
-_CREATE_RULES_WITHOUT_SHAPE_OR_CYCLES: Final = _create_rules_but(_SHAPE_RULE_IDS | _CYCLES_RULE_IDS)
+class _Tables:
+    """`CREATE_RULES` but those of `skipped`, for each state of a document's cycles block."""
+
+    __slots__ = ("in_cooldown_mode", "in_other_mode", "without_cycles")
+
+    def __init__(self, skipped: frozenset[str]) -> None:
+        self.without_cycles = _create_rules_but(skipped | _CYCLES_RULES)
+        self.in_cooldown_mode = _create_rules_but(skipped | _DATE_RULES)
+        self.in_other_mode = _create_rules_but(skipped | _COOLDOWN_RULES)
+
+
+_ANY_SITES: Final = _Tables(frozenset())
+_CLEAN_SITES: Final = _Tables(_SHAPE_RULES)
 
 
 def _create_rules(doc: Document) -> tuple[Rule[Document], ...]:
     """The creation rules that can find anything in `doc`, in table order."""
-    if doc.sites_clean:
-        if doc.enabled_cycles is None:
-            return _CREATE_RULES_WITHOUT_SHAPE_OR_CYCLES
-        return _CREATE_RULES_WITHOUT_SHAPE
-    return CREATE_RULES if doc.enabled_cycles is not None else _CREATE_RULES_WITHOUT_CYCLES
+    tables = _CLEAN_SITES if doc.sites_clean else _ANY_SITES
+    if doc.enabled_cycles is None:
+        return tables.without_cycles
+    return tables.in_cooldown_mode if doc.in_cooldown_mode else tables.in_other_mode
 
 
 def create_result(payload: object, directory: Directory | None) -> CreateAccepted | CreateRefused:
