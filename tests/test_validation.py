@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from campaign_rules import strategies as cs
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.limits import VIOLATIONS_MAX
+from campaign_rules._rules import validation
 from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import CREATE_RULES
 from campaign_rules._rules.validation import _create_rules
@@ -53,6 +54,14 @@ def test_a_rule_left_out_finds_nothing_in_the_hostile_matrix() -> None:
     for field, (base, _) in FIELDS.items():
         for hostile in HOSTILE:
             assert_left_out_rules_find_nothing(body_with(base, field, hostile.value))
+
+
+def test_the_tables_name_rules_of_the_table() -> None:
+    # An id named by hand that names no rule would leave out nothing.
+    ids = {rule.id for rule in CREATE_RULES}
+    assert ids.issuperset(validation._DATE_RULES | validation._COOLDOWN_RULES)
+    assert len(validation._SHAPE_RULES) == 4
+    assert len(validation._CYCLES_RULES) == 12
 
 
 def test_every_base_payload_leaves_the_shape_rules_out() -> None:
