@@ -13,7 +13,7 @@ from collections.abc import Callable
 from campaign_rules._core.compiled import mypyc_attr
 from campaign_rules._core.json import member_path
 
-__all__ = ["Finding", "ReadyFindings"]
+__all__ = ["Finding", "PathThen", "ReadyFindings"]
 
 
 # Compiled, a rule makes a `Finding` for each defect and the runner frees it once made into a
@@ -74,3 +74,19 @@ class ReadyFindings:
             path = member_path(parent, name)
             found = by_name[name] = Finding(path, self._say(path, parent))
         return found
+
+
+class PathThen:
+    """A sentence for `ReadyFindings`: the member's path, then `predicate` ("is required").
+
+    A value rather than a closure, so that a table of them made at import is plain data.
+    """
+
+    __slots__ = ("predicate",)
+
+    def __init__(self, predicate: str) -> None:
+        self.predicate = predicate
+
+    def __call__(self, path: str, parent: str | None) -> str:
+        """The sentence said of the member at `path` of the object at `parent`."""
+        return f"{path} {self.predicate}"

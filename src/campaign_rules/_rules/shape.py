@@ -16,7 +16,7 @@ from campaign_rules._campaign.shape import (
     SCHEDULE_MEMBERS,
     WINDOW_MEMBERS,
 )
-from campaign_rules._core.findings import ReadyFindings
+from campaign_rules._core.findings import PathThen, ReadyFindings
 from campaign_rules._core.json import (
     as_string,
     is_object,
@@ -45,13 +45,11 @@ _EXPECTED: Final = {
 }
 
 
-def _must_be(expected: str) -> ReadyFindings:
-    return ReadyFindings(lambda path, _: f"{path} must be {expected}")
-
-
 # What the shape rules say of a known member, made once for each member (`ReadyFindings`).
-_IS_REQUIRED: Final = ReadyFindings(lambda path, _: f"{path} is required")
-_MUST_BE: Final = {types: _must_be(expected) for types, expected in _EXPECTED.items()}
+_IS_REQUIRED: Final = ReadyFindings(PathThen("is required"))
+_MUST_BE: Final = {
+    types: ReadyFindings(PathThen(f"must be {expected}")) for types, expected in _EXPECTED.items()
+}
 
 
 def payload_is_object(doc: Document, findings: list[Finding]) -> None:
