@@ -79,7 +79,9 @@ class ReadyFindings:
 class PathThen:
     """A sentence for `ReadyFindings`: the member's path, then `predicate` ("is required").
 
-    A value rather than a closure, so that a table of them made at import is plain data.
+    The form of most of the rules' sentences, said once here; a sentence that names more than
+    the member's own path is a function of its own (`_rules.schedule`). A value rather than a
+    closure, so that a table of them made at import is plain data.
     """
 
     __slots__ = ("predicate",)

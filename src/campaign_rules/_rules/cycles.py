@@ -12,7 +12,7 @@ from typing import Final
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
 from campaign_rules._core.enums import CyclesMode, IntegrationType
-from campaign_rules._core.findings import ReadyFindings
+from campaign_rules._core.findings import PathThen, ReadyFindings
 from campaign_rules._core.json import as_string, item_path, member_path
 from campaign_rules._core.limits import (
     CONTACT_STATUSES,
@@ -45,9 +45,7 @@ _MODES: Final = ", ".join(mode.value for mode in CyclesMode)
 # What each rule says, made once (for a member, once for each: `ReadyFindings`) and given each
 # time: the runner then gives the violation it made of it again (`Finding.made`).
 _NOT_ON_PHONE_CALL: Final = Finding("cycles", "cycles can be enabled on phone_call campaigns only")
-_REQUIRED_WHEN_ENABLED: Final = ReadyFindings(
-    lambda path, _: f"{path} is required when cycles are enabled"
-)
+_REQUIRED_WHEN_ENABLED: Final = ReadyFindings(PathThen("is required when cycles are enabled"))
 _UNKNOWN_MODE: Final = Finding("cycles.mode", f"cycles.mode must be one of {_MODES}")
 _MAX_ITERATIONS_OUTSIDE: Final = Finding(
     "cycles.max_iterations", MAX_ITERATIONS.must_be("cycles.max_iterations")
@@ -55,11 +53,9 @@ _MAX_ITERATIONS_OUTSIDE: Final = Finding(
 _COOLDOWN_MINUTES_OUTSIDE: Final = Finding(
     "cycles.cooldown_minutes", COOLDOWN_MINUTES.must_be("cycles.cooldown_minutes")
 )
-_TOO_MANY_ITEMS: Final = ReadyFindings(
-    lambda path, _: f"{path} must hold at most {FILTER_LIST_MAX_ITEMS} items"
-)
-_SCHEDULED_MODE_ONLY: Final = ReadyFindings(lambda path, _: f"{path} is for scheduled mode only")
-_NOT_A_DATE: Final = ReadyFindings(lambda path, _: f"{path} must be a calendar date YYYY-MM-DD")
+_TOO_MANY_ITEMS: Final = ReadyFindings(PathThen(f"must hold at most {FILTER_LIST_MAX_ITEMS} items"))
+_SCHEDULED_MODE_ONLY: Final = ReadyFindings(PathThen("is for scheduled mode only"))
+_NOT_A_DATE: Final = ReadyFindings(PathThen("must be a calendar date YYYY-MM-DD"))
 _END_BEFORE_START: Final = Finding(
     "cycles.schedule_end_date",
     "cycles.schedule_end_date must not be before cycles.schedule_start_date",
