@@ -22,6 +22,7 @@ from campaign_rules import (
     validate_create,
 )
 from campaign_rules._campaign.document import Document
+from campaign_rules._rules.cycles import cooldown_mode_has_no_schedule
 from campaign_rules._rules.table import CREATE_RULES
 from campaign_rules.responses import CONTACT_STATUSES
 from tests.support import BASES, DROP, WINDOW, payload
@@ -447,6 +448,16 @@ class TestCooldownModeHasNoSchedule:
 
     def test_scheduled_mode_takes_them(self) -> None:
         assert validate_create(with_cycles("scheduled", **SCHEDULE_FIELDS)).ok
+
+    @pytest.mark.parametrize("base", ["scheduled", "whatsapp"])
+    def test_the_rule_itself_finds_nothing_outside_cooldown_mode(self, base: str) -> None:
+        # `validate_create` does not call it outside cooldown mode (`_rules.validation`), so the
+        # rule's own guard is checked here, on the rule called directly.
+        body = payload(base)
+        body.setdefault("cycles", {"enabled": True}).update(SCHEDULE_FIELDS)
+        findings: list[Any] = []
+        cooldown_mode_has_no_schedule(Document(body), findings)
+        assert findings == []
 
 
 GOOD_DATES = ["2024-02-29", "2026-03-01", "2000-02-29", "0001-01-01", "9999-12-31", "2026-12-31"]
