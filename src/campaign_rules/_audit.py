@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from campaign_rules._core.json import NotJson, decode_json, decode_json_line
+from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.validation import create_violations
 
@@ -26,6 +27,9 @@ _JSON_WHITESPACE_BYTES: Final = b" \t\r\n"
 # The byte values of JSON white space: a line that starts with none of them is not blank.
 _JSON_WHITESPACE_BYTE_VALUES: Final = frozenset(_JSON_WHITESPACE_BYTES)
 
+# Why a line longer than `LINE_MAX_BYTES` is unreadable (D-audit-lines).
+_TOO_LONG: Final = f"the line is longer than {LINE_MAX_BYTES:,} bytes, the longest a body may be"
+
 # What reading a line gives: `None` for a blank line, the violations of its record (none for a
 # valid one), or, as a `str`, why it is unreadable (D-audit-unreadable).
 Verdict = tuple[Violation, ...] | str | None
@@ -35,6 +39,8 @@ def read_line(line: object) -> Verdict:
     """Decode one line and check the body it holds, as `validate_create` checks it offline."""
     try:
         if isinstance(line, bytes):
+            if len(line) > LINE_MAX_BYTES and len(line) - line.endswith(b"\n") > LINE_MAX_BYTES:
+                return _TOO_LONG
             # Most lines start with "{": only a line that starts with white space may be blank.
             if (not line or line[0] in _JSON_WHITESPACE_BYTE_VALUES) and not line.strip(
                 _JSON_WHITESPACE_BYTES
@@ -42,9 +48,11 @@ def read_line(line: object) -> Verdict:
                 return None
             body = decode_json_line(line)
         elif isinstance(line, str):
+            # A lone surrogate (an undecodable byte, escaped) is not text.
+            if len(line.encode("utf-8")) - line.endswith("\n") > LINE_MAX_BYTES:
+                return _TOO_LONG
             if not line.strip(_JSON_WHITESPACE):
                 return None
-            line.encode("utf-8")  # a lone surrogate (an undecodable byte, escaped) is not text
             body = decode_json(line)
         else:
             return "the line is neither bytes nor text"

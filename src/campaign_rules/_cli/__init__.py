@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import contextlib
 import json
-import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from campaign_rules import COMPILED, __version__
 from campaign_rules._cli import audit
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, describe_exits, say
+from campaign_rules._cli.outputs import CannotWrite, guarded_stdout, standard_input
 from campaign_rules._cli.signals import Stopped, stop_on_signals
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
@@ -52,34 +51,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (`ExitStatus`).
 
     SIGINT (Ctrl-C) and SIGTERM stop a command with one line on standard error and the status
-    128 + the signal's number, 130 or 143, with no traceback and no worker process left.
+    128 + the signal's number, 130 or 143, with no traceback and no worker process left. An
+    output that cannot be written (a full disk, a reader that left, standard output closed) is
+    one line on standard error and the status 2, whatever the sub-command (D-cli-outputs).
     """
     # A field path may name a member with any character, a lone surrogate included.
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args, command = _parse(argv)
-    with stop_on_signals():
-        try:
-            return _run(args, command)
-        except Stopped as stop:
-            say(f"{args.command} {SIGNAL_MEANINGS[stop.status]}")
-            return stop.status
+    try:
+        with guarded_stdout():
+            args, command = _parse(argv)
+            with stop_on_signals():
+                try:
+                    return _run(args, command)
+                except Stopped as stop:
+                    say(f"{args.command} {SIGNAL_MEANINGS[stop.status]}")
+                    return stop.status
+    except CannotWrite as error:
+        say(str(error))
+        return ExitStatus.UNREADABLE
 
 
 def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
     if args.command == "rules":
-        with _reader_may_leave():
-            sys.stdout.write(render_markdown())
+        sys.stdout.write(render_markdown())
         return ExitStatus.VALID
     if args.command in _DOCUMENTS:
-        with _reader_may_leave():
-            sys.stdout.write(_DOCUMENTS[args.command]())
+        sys.stdout.write(_DOCUMENTS[args.command]())
         return ExitStatus.VALID
     if args.command == "audit":
         status, text = audit.run(args)
-        with _reader_may_leave():
-            sys.stdout.write(text)
+        sys.stdout.write(text)
         return status
     if args.kind == "error" and args.status is None:
         command.error("--kind error needs --status, the HTTP status the body came with")
@@ -100,17 +103,6 @@ def _parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, argparse.Arg
     if unknown:
         command.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args, command
-
-
-@contextlib.contextmanager
-def _reader_may_leave() -> Iterator[None]:
-    """Stop writing quietly when the reader goes away (`campaign-rules rules | head`)."""
-    try:
-        yield
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Point stdout at devnull so that the flush at exit does not fail a second time.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _parser() -> tuple[
@@ -178,11 +170,10 @@ def _parser() -> tuple[
 def _check(path: str, *, kind: str, status: int | None, as_json: bool) -> int:
     body = _load(path)
     result = _READERS[kind](body, status)
-    with _reader_may_leave():
-        if as_json:
-            print(json.dumps(_json_report(result), indent=2, allow_nan=False))
-        else:
-            _print_result(result)
+    if as_json:
+        print(json.dumps(_json_report(result), indent=2, allow_nan=False))
+    else:
+        _print_result(result)
     return ExitStatus.VALID if result.ok else ExitStatus.INVALID
 
 
@@ -221,7 +212,7 @@ def _load(path: str) -> object:
     """
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = standard_input().read()
         else:
             with open(path, "rb") as file:
                 data = file.read()

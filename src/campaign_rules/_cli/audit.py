@@ -3,8 +3,10 @@
 The files are read in blocks of whole lines (`CHUNK_BYTES`), and each block is audited by a
 worker process into a summary and, with `--violations`, its violation rows. The blocks are
 taken back in the order they were read, so record numbers and the rows' order are those of a
-run on one process, and at most `IN_FLIGHT_PER_JOB` blocks per worker are read ahead, so
-memory stays flat whatever the size of the store (D-audit-chunks).
+run on one process, and each worker has one block at a time, the main process reading the
+next, so memory stays flat whatever the size of the store (D-audit-chunks); a line longer than
+`LINE_MAX_BYTES` is read no further than that (D-audit-lines). The workers are bounded by the
+CPUs (D-audit-jobs), and end with the command, however it ends (`_cli.pool`).
 """
 
 from __future__ import annotations
@@ -20,18 +22,18 @@ import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import IO, Any, BinaryIO, Final, Protocol
+from typing import Any, BinaryIO, Final, Protocol
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
-from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers
+from campaign_rules._cli.outputs import OutputFile, output_file, standard_input
+from campaign_rules._cli.pool import WorkerDied, Workers, workers
+from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules._export.catalogue import catalogue
 from campaign_rules._export.report import DOCS_URL
 from campaign_rules.audit import AuditSummary, audit_chunk, html_report
 
 __all__ = [
     "CHUNK_BYTES",
-    "IN_FLIGHT_PER_JOB",
     "add_parser",
     "audit_paths",
     "available_cpus",
@@ -40,8 +42,11 @@ __all__ = [
 
 # A block handed to a worker: about 1 MiB of whole lines (about 1,000 campaign bodies).
 CHUNK_BYTES: Final = 1 << 20
-# Blocks read ahead per worker: one being audited, one waiting.
-IN_FLIGHT_PER_JOB: Final = 2
+# What an empty `.gz` file is told: it cannot be a whole store, not even of no lines.
+_EMPTY_GZIP: Final = (
+    "the file is empty, and no gzip file is: one of no lines still holds a header and an end "
+    "(RFC 1952)"
+)
 
 # What the optional extras add to this command.
 _PROGRESS_EXTRA: Final = "campaign-rules[progress]"
@@ -75,7 +80,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--jobs",
         type=_jobs,
         default=None,
-        help="worker processes (default: the number of CPUs this process may use)",
+        help="worker processes: at most the number of CPUs this process may use, which is "
+        "the default (a larger number is lowered to it, with a line on standard error); "
+        f"no more start than there are blocks of {CHUNK_BYTES >> 20} MiB to audit",
     )
     audit.add_argument(
         "--json", action="store_true", help="print the summary as JSON instead of a table"
@@ -112,56 +119,58 @@ def run(args: argparse.Namespace) -> tuple[int, str]:
     """Run `campaign-rules audit` with parsed arguments: the exit status and what to print.
 
     The output files are opened before the audit, so that a path that cannot be written fails
-    at once; an audit that ends without its summary (a file it could not read, Ctrl-C) leaves
-    no empty report behind, and one that could not open all its outputs leaves none of them.
+    at once, and are put in place only when the audit printed its summary: an audit that ends
+    without one (a file it could not read, a signal) leaves every path as it was, and removes
+    only the temporary files it made (D-cli-outputs). `CannotWrite` when an output fails.
     """
-    jobs = args.jobs or available_cpus()
-    opened: list[str] = []  # the output files this run made, emptied as it opened them
-    report_written = False
-    try:
-        with contextlib.ExitStack() as stack:
-            try:
-                rows = _output(stack, args.violations, opened)
-                report = _output(stack, args.html, opened)
-            except OSError as error:
-                say(f"cannot write {error.filename}: {error}")
-                _remove(opened)
-                return ExitStatus.UNREADABLE, ""
-            advance = stack.enter_context(_progress())
+    jobs = _jobs_to_run(args.jobs)
+    with contextlib.ExitStack() as stack:
+        rows = _output(stack, args.violations)
+        report = _output(stack, args.html)
+        advance = stack.enter_context(_progress())
+        try:
             summary, failed = audit_paths(args.paths, jobs=jobs, rows=rows, advance=advance)
-            if report is not None and not failed:
-                report.write(html_report(summary, docs_url=args.docs_url))
-                report_written = True
-    finally:
-        if args.html in opened and not report_written:
-            _remove([args.html])  # the rows written before a stop stay (D-cli-signals)
-    if failed:  # the summary of part of the store would read as an audit of all of it
-        return ExitStatus.UNREADABLE, ""
+        except WorkerDied as error:
+            say(f"the audit stopped: {error}")
+            return ExitStatus.UNREADABLE, ""
+        if failed:  # the summary of part of the store would read as an audit of all of it
+            return ExitStatus.UNREADABLE, ""
+        if report is not None:
+            report.write(html_report(summary, docs_url=args.docs_url))
+        for output in (rows, report):
+            if output is not None:
+                output.commit()
     text = json.dumps(summary.to_json(), indent=2) if args.json else render_table(summary)
     return (ExitStatus.VALID if summary.all_valid else ExitStatus.INVALID), text + "\n"
 
 
-def _output(stack: contextlib.ExitStack, path: str | None, opened: list[str]) -> IO[str] | None:
-    """The file `path` opened for writing text, closed with `stack` and added to `opened`."""
-    if path is None:
-        return None
-    file = stack.enter_context(open(path, "w", encoding="utf-8"))  # noqa: SIM115 (`stack` closes it)
-    opened.append(path)
-    return file
+def _output(stack: contextlib.ExitStack, path: str | None) -> OutputFile | None:
+    """The output file `path`, discarded with `stack` unless committed."""
+    return None if path is None else stack.enter_context(output_file(path))
 
 
-def _remove(paths: list[str]) -> None:
-    """Remove the output files `paths`, which this run made and left incomplete."""
-    for path in paths:
-        with contextlib.suppress(OSError):
-            os.remove(path)
+def _jobs_to_run(requested: int | None) -> int:
+    """The worker processes to run: `--jobs`, at most the CPUs this process may use.
+
+    More than that is clamped, with one line on standard error (D-audit-jobs).
+    """
+    cpus = available_cpus()
+    if requested is None:
+        return cpus
+    if requested > cpus:
+        say(
+            f"--jobs {requested} is more than the {cpus} CPUs this process may use: "
+            f"auditing with {cpus}"
+        )
+        return cpus
+    return requested
 
 
 def audit_paths(
     paths: list[str],
     *,
     jobs: int,
-    rows: IO[str] | None = None,
+    rows: _Rows | None = None,
     advance: Callable[[int], object] = lambda records: None,
 ) -> tuple[AuditSummary, bool]:
     """Audit the files in order on `jobs` processes; say whether a file could not be read.
@@ -174,35 +183,31 @@ def audit_paths(
     """
     summary = AuditSummary()
     failed = False
-    with _executor(jobs) as pool:
-        pending: collections.deque[Future[tuple[AuditSummary, str]]] = collections.deque()
+    want_rows = rows is not None
+    with _engine(jobs) as engine:
 
         def take() -> None:
             nonlocal summary
-            part, text = pending.popleft().result()
+            part, text = engine.take()
             summary = summary.merge(part)
             if rows is not None:
                 rows.write(text)
             advance(part.records)
 
-        want_rows = rows is not None
         next_line = 1
         for path in paths:
             first_line = next_line
             try:
                 for block in _blocks(path):
-                    pending.append(pool.submit(_audit_block, block, next_line, want_rows))
-                    if isinstance(pool, _InProcess):  # audited already: its summary counts them
-                        next_line += pending[-1].result()[0].lines
-                    else:  # the next block goes to a worker before this one is audited
-                        next_line += block.count(b"\n") + (not block.endswith(b"\n"))
-                    if len(pending) >= IN_FLIGHT_PER_JOB * jobs:
+                    if engine.full:
                         take()
+                    engine.submit((block, next_line, want_rows))
+                    next_line += block.count(b"\n") + (not block.endswith(b"\n"))
             except _CannotRead as error:
                 say(_cannot_read(path, str(error), next_line - first_line, next_line - 1))
                 failed = True
                 break
-        while pending:
+        while engine.pending:
             take()
     return summary, failed
 
@@ -217,12 +222,19 @@ def _cannot_read(path: str, reason: str, lines: int, last_record: int) -> str:
     )
 
 
-def _audit_block(block: bytes, first_line: int, rows: bool) -> tuple[AuditSummary, str]:
-    """Audit one block of whole lines (in a worker process)."""
+def _audit_block(task: tuple[bytes, int, bool]) -> tuple[AuditSummary, str]:
+    """Audit one block of whole lines, numbered from `first_line` (in a worker process)."""
+    block, first_line, rows = task
     lines = block.split(b"\n")
     if not lines[-1]:
         lines.pop()  # the empty piece after the last line break
     return audit_chunk(lines, first_line=first_line, rows=rows)
+
+
+class _Rows(Protocol):
+    """Where the violation rows go: an `OutputFile`, or any text file."""
+
+    def write(self, text: str, /) -> object: ...
 
 
 class _Binary(Protocol):
@@ -241,10 +253,12 @@ class _CannotRead(Exception):
 def _open(path: str) -> Iterator[tuple[_Binary, BinaryIO | None]]:
     """The file to read lines from, and the file on the disk under it (`None` for a pipe)."""
     if path == "-":
-        yield sys.stdin.buffer, None
+        yield standard_input(), None
         return
     with open(path, "rb") as raw:
         if path.endswith(".gz"):
+            if not raw.peek(1):
+                raise _CannotRead(_EMPTY_GZIP)
             with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
                 yield unzipped, raw
         else:
@@ -265,12 +279,27 @@ def _blocks(path: str) -> Iterator[bytes]:
             size = _regular_size(disk)
             while block := file.read(CHUNK_BYTES):
                 if not block.endswith(b"\n"):
-                    block += file.readline()  # the rest of the line, however long it is
+                    block = _to_line_end(file, block)
                 yield block
             if disk is not None and size is not None:
                 _check_unchanged(disk, size)
     except (OSError, EOFError, zlib.error) as error:
         raise _CannotRead(str(error)) from None
+
+
+def _to_line_end(file: _Binary, block: bytes) -> bytes:
+    """The block with the rest of its last line, or of the line's first `LINE_MAX_BYTES` + 1.
+
+    A longer line is read no further: the rest of it is skipped, a block at a time, and its
+    first bytes stand for it, which the audit counts as unreadable, too long (D-audit-lines).
+    """
+    start = block.rfind(b"\n") + 1  # where the last line begins
+    block += file.readline(max(LINE_MAX_BYTES + 1 - (len(block) - start), 0))
+    if block.endswith(b"\n") or len(block) - start <= LINE_MAX_BYTES:
+        return block  # the line ended: at a line break, or at the end of the file
+    while (rest := file.readline(CHUNK_BYTES)) and not rest.endswith(b"\n"):
+        pass
+    return block + b"\n"
 
 
 def _regular_size(disk: BinaryIO | None) -> int | None:
@@ -291,54 +320,39 @@ def _check_unchanged(disk: BinaryIO, size: int) -> None:
         )
 
 
-class _InProcess(Executor):
-    """Runs each task at once in this process: one job needs no worker and no copying."""
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        future.set_result(fn(*args, **kwargs))
-        return future
+# A block of lines to audit: its bytes, the number of its first line, whether to write rows.
+_Task = tuple[bytes, int, bool]
 
 
-class _Workers(ProcessPoolExecutor):
-    """A pool of worker processes that ignore SIGINT and SIGTERM: only the parent answers them.
+class _InProcess:
+    """Audits each block at once in this process: one job needs no worker and no copying."""
 
-    When the audit stops early (`Stopped`, or any error), `kill` ends the workers at once and
-    waits for them, so that none outlives the command.
-    """
+    def __init__(self) -> None:
+        self._results: collections.deque[tuple[AuditSummary, str]] = collections.deque()
 
-    def __init__(self, jobs: int) -> None:
-        super().__init__(max_workers=jobs, initializer=ignore_in_worker)
+    @property
+    def full(self) -> bool:
+        return bool(self._results)
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        with ignored_in_workers():  # a submit may start a worker
-            return super().submit(fn, *args, **kwargs)
+    @property
+    def pending(self) -> int:
+        return len(self._results)
 
-    def kill(self) -> None:
-        """Cancel what is queued, kill every worker (they ignore SIGTERM) and wait for them."""
-        # The pool's own list of its processes: Python 3.14 adds `kill_workers()` for this,
-        # which does not wait for them; `shutdown` forgets the list, so it is read first.
-        workers = list((getattr(self, "_processes", None) or {}).values())
-        self.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.kill()
-        for worker in workers:
-            worker.join()
+    def submit(self, task: tuple[bytes, int, bool]) -> None:
+        self._results.append(_audit_block(task))
+
+    def take(self) -> tuple[AuditSummary, str]:
+        return self._results.popleft()
 
 
 @contextlib.contextmanager
-def _executor(jobs: int) -> Iterator[Executor]:
+def _engine(jobs: int) -> Iterator[_InProcess | Workers[_Task, tuple[AuditSummary, str]]]:
     """`jobs` worker processes, or this process alone for one job."""
     if jobs == 1:
         yield _InProcess()
         return
-    pool = _Workers(jobs)
-    try:
+    with workers(_audit_block, jobs) as pool:
         yield pool
-    except BaseException:
-        pool.kill()
-        raise
-    pool.shutdown()
 
 
 def available_cpus() -> int:
@@ -360,6 +374,8 @@ def _progress() -> Iterator[Callable[[int], object]]:
         say(f"no progress bar: install {_PROGRESS_EXTRA} (tqdm) for one")
         yield lambda records: None
         return
+    # No monitor thread: the worker processes are forked, and a fork copies no other thread.
+    tqdm.monitor_interval = 0
     with tqdm(unit=" records", unit_scale=True, file=sys.stderr, smoothing=0.1) as bar:
         yield bar.update
 
