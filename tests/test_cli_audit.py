@@ -286,16 +286,17 @@ def test_a_gzip_file_cut_short_exits_2_from_the_command(tmp_path):
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_store_truncated_while_the_command_reads_it_exits_2(tmp_path, jobs):
     # The rows go to a FIFO that the test reads. The command writes the rows of its first
-    # block once it has read IN_FLIGHT_PER_JOB blocks per job, and that write waits for the
-    # test to read them: the first byte read here says the command is there, with the store
-    # open and read that far. The store is cut a block further on, then the rows are read to
-    # their end, and the command goes on to find the store shorter than when it opened it.
+    # block once it has read one block per job and one more (each worker has one block, and
+    # the next waits for the first to be done), and that write waits for the test to read
+    # them: the first byte read here says the command is there, with the store open and read
+    # that far. The store is cut a block further on, then the rows are read to their end,
+    # and the command goes on to find the store shorter than when it opened it.
     block = command.CHUNK_BYTES
     line = f"{INVALID}\n".encode()
     path = tmp_path / "store.jsonl"
-    path.write_bytes(line * ((command.IN_FLIGHT_PER_JOB * jobs + 4) * block // len(line)))
+    path.write_bytes(line * ((jobs + 5) * block // len(line)))
     size = path.stat().st_size
-    cut = (command.IN_FLIGHT_PER_JOB * jobs + 1) * block
+    cut = (jobs + 2) * block
     fifo = tmp_path / "rows.fifo"
     os.mkfifo(fifo)
     argv = ["audit", "--jobs", str(jobs), "--violations", str(fifo), str(path)]

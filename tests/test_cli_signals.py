@@ -20,11 +20,21 @@ from pathlib import Path
 
 import pytest
 
+from campaign_rules._cli.audit import CHUNK_BYTES
+from campaign_rules.audit import audit_chunk
 from tests.audit_support import store_lines
-
-pytestmark = pytest.mark.skipif(
-    not Path("/proc/self/task").is_dir(), reason="the test reads child processes from /proc"
+from tests.cli_support import (
+    children,
+    fifo_reader,
+    group,
+    has_open,
+    needs_proc,
+    read_exactly,
+    started,
+    wait_until,
 )
+
+pytestmark = needs_proc
 
 # More than a pipe holds (64 KiB on Linux) and more than two blocks of the audit (1 MiB each).
 FEED_BYTES = 3 * 2**20 + 12_345
@@ -35,14 +45,6 @@ def _feed(kind: str) -> bytes:
         return b" " * FEED_BYTES  # white space before a value that has not come yet
     text = "".join(line + "\n" for line in store_lines(1_000, seed=11)).encode()
     return text * (FEED_BYTES // len(text) + 1)
-
-
-def _children(pid: int) -> set[int]:
-    """The processes `pid` has started and not yet reaped."""
-    children: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        children.update(int(child) for child in (task / "children").read_text().split())
-    return children
 
 
 def _alive(pid: int, started: str) -> bool:
@@ -103,7 +105,7 @@ def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop)
         workers: set[int] = set()
         deadline = time.monotonic() + 30
         while jobs > 1 and len(workers) < jobs and time.monotonic() < deadline:
-            workers = _children(process.pid)
+            workers = children(process.pid)
             time.sleep(0.05)
         assert len(workers) == (jobs if jobs > 1 else 0)
         started = {pid: _start_time(pid) for pid in workers}
@@ -118,13 +120,76 @@ def test_a_signal_stops_the_command_with_one_line_and_no_worker_left(name, stop)
     assert [pid for pid in workers if _alive(pid, started[pid])] == []
 
 
-def test_a_stopped_audit_leaves_its_rows_but_no_empty_report(tmp_path):
-    report, rows = tmp_path / "report.html", tmp_path / "rows.jsonl"
-    argv = ["audit", "--jobs", "1", "--html", str(report), "--violations", str(rows), "-"]
-    with running(argv) as process:
-        assert report.exists()  # opened before the audit began
-        os.killpg(process.pid, signal.SIGINT)
-        process.communicate(timeout=30)
-    assert process.returncode == 130
-    assert not report.exists()
-    assert rows.stat().st_size > 0  # the rows written before the stop stay (D-cli-signals)
+@pytest.fixture(scope="module")
+def long_store(tmp_path_factory):
+    """A store of some blocks of records, and the size of its violation rows."""
+    unit = "".join(line + "\n" for line in store_lines(1_000, seed=11)).encode()
+    data = unit * (STORE_BLOCKS * CHUNK_BYTES // len(unit) + 1)
+    path = tmp_path_factory.mktemp("signals") / "store.jsonl"
+    path.write_bytes(data)
+    rows = audit_chunk(data.splitlines(), first_line=1, rows=True)[1]
+    return path, len(rows.encode())
+
+
+# Blocks of the store: more than two workers hold, so that some are read, audited and written
+# while others wait.
+STORE_BLOCKS = 6
+# Rows left unread at the moment "last blocks": more than a pipe holds (64 KiB), so the command
+# is still writing the rows of its last block when the signal comes.
+LAST_UNREAD = 96 * 1024
+# The moments of a run at which a signal is sent: how much of the rows the test reads first.
+# "opened": the command has opened its outputs, its pool is about to start; "one worker": the
+# first worker has started; then fractions of the rows, the last with LAST_UNREAD left.
+MOMENTS = ["opened", "one worker", "first rows", "a third", "two thirds", "last blocks"]
+FRACTIONS = {"first rows": 0.0, "a third": 1 / 3, "two thirds": 2 / 3}
+
+
+@pytest.mark.parametrize("stop", list(STOPS))
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_a_signal_at_any_moment_of_an_audit_ends_it_and_all_its_workers(
+    tmp_path, long_store, moment, stop
+):
+    # The rows go to a FIFO that the test reads: the command cannot write more rows than the
+    # test has read and a pipe holds, so reading a part of them is being at a moment of the run.
+    number, whole_group, status, meaning = STOPS[stop]
+    store, rows_size = long_store
+    fifo = tmp_path / "rows.fifo"
+    argv = ["audit", "--jobs", "2", "--violations", str(fifo), str(store)]
+    with fifo_reader(fifo) as reader, started(argv) as process:
+        wait_until(lambda: has_open(process.pid, fifo) or process.poll() is not None, 60, "open")
+        if moment == "one worker":
+            wait_until(lambda: children(process.pid) or process.poll() is not None, 60, "a worker")
+        elif moment != "opened":
+            wanted = (
+                rows_size - LAST_UNREAD
+                if moment == "last blocks"
+                else 1 + int(FRACTIONS[moment] * rows_size)
+            )
+            assert len(read_exactly(reader, wanted, process, 60)) == wanted
+        assert process.poll() is None  # still running: the moment is in the run
+        if whole_group:
+            os.killpg(process.pid, number)
+        else:
+            os.kill(process.pid, number)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"still running 10 s after {stop} at {moment!r}") from None
+        assert group(process.pid) == set()  # no worker left
+        assert process.returncode == status
+        assert process.stderr is not None
+        assert process.stderr.read().decode() == f"campaign-rules: audit {meaning}\n"
+
+
+def test_the_workers_die_with_their_parent_even_by_sigkill(tmp_path, long_store):
+    store, _ = long_store
+    fifo = tmp_path / "rows.fifo"
+    argv = ["audit", "--jobs", "2", "--violations", str(fifo), str(store)]
+    with fifo_reader(fifo) as reader, started(argv) as process:
+        wait_until(lambda: has_open(process.pid, fifo), 60, "the command opens its rows")
+        read_exactly(reader, 1, process, 60)  # the command writes rows: its workers run
+        wait_until(lambda: len(children(process.pid)) == 2, 60, "two workers")
+        workers = children(process.pid)
+        os.kill(process.pid, signal.SIGKILL)  # no handler runs, no clean-up
+        process.wait(timeout=10)
+        wait_until(lambda: not group(process.pid) & workers, 10, "the workers end")

@@ -12,7 +12,8 @@ from typing import Any, NoReturn
 from campaign_rules import COMPILED, __version__
 from campaign_rules._cli import audit
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, describe_exits, say
-from campaign_rules._cli.outputs import CannotWrite, guarded_stdout, standard_input
+from campaign_rules._cli.inputs import standard_input
+from campaign_rules._cli.outputs import CannotWrite, guarded_stdout
 from campaign_rules._cli.signals import Stopped, stop_on_signals
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome

@@ -16,16 +16,18 @@ import collections
 import contextlib
 import gzip
 import importlib
+import io
 import json
 import os
 import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, BinaryIO, Final, Protocol
+from typing import Any, BinaryIO, Final, Protocol, cast
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
-from campaign_rules._cli.outputs import OutputFile, output_file, standard_input
+from campaign_rules._cli.inputs import interruptible, standard_input
+from campaign_rules._cli.outputs import OutputFile, output_file
 from campaign_rules._cli.pool import WorkerDied, Workers, workers
 from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules._export.catalogue import catalogue
@@ -256,13 +258,14 @@ def _open(path: str) -> Iterator[tuple[_Binary, BinaryIO | None]]:
         yield standard_input(), None
         return
     with open(path, "rb") as raw:
+        source = interruptible(raw)  # a FIFO, read so that a signal ends its waits
         if path.endswith(".gz"):
-            if not raw.peek(1):
+            if not cast("io.BufferedReader", source).peek(1):
                 raise _CannotRead(_EMPTY_GZIP)
-            with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
+            with gzip.GzipFile(fileobj=source, mode="rb") as unzipped:
                 yield unzipped, raw
         else:
-            yield raw, raw
+            yield source, raw
 
 
 def _blocks(path: str) -> Iterator[bytes]:

@@ -13,17 +13,16 @@ reports in one line with exit status 2.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import secrets
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, BinaryIO, Final
+from typing import IO, Final
 
-from campaign_rules._cli.signals import Stopped
+from campaign_rules._cli.signals import Stopped, wait_ready
 
-__all__ = ["CannotWrite", "OutputFile", "guarded_stdout", "output_file", "standard_input"]
+__all__ = ["CannotWrite", "OutputFile", "guarded_stdout", "output_file"]
 
 # The descriptors of standard input, output and error.
 _STANDARD_FDS: Final = (0, 1, 2)
@@ -57,6 +56,8 @@ class OutputFile:
     def __init__(self, path: str, fd: int, temporary: str | None, target: str) -> None:
         self.path = path
         self._fd = fd
+        # A FIFO or a device may keep a write waiting: a signal must end that wait.
+        self._may_wait = temporary is None
         self._temporary = temporary
         self._target = target
         self._done = False
@@ -66,6 +67,8 @@ class OutputFile:
         data = memoryview(text.encode("utf-8", errors="backslashreplace"))
         try:
             while data:
+                if self._may_wait:
+                    wait_ready(self._fd, write=True)
                 data = data[os.write(self._fd, data) :]
         except OSError as error:
             raise CannotWrite(self.path, _reason(error)) from None
@@ -246,10 +249,3 @@ def _drop_buffered(stream: IO[str] | None) -> None:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, fd)
         os.close(null)
-
-
-def standard_input() -> BinaryIO:
-    """Standard input as bytes; `OSError` when the process began with it closed (`<&-`)."""
-    if sys.stdin is None:
-        raise OSError(errno.EBADF, "standard input is closed")
-    return sys.stdin.buffer

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from multiprocessing.process import BaseProcess
 from typing import Any, Final, Generic, TypeVar
 
-from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers
+from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers, wait_ready
 
 __all__ = ["Workers", "workers"]
 
@@ -85,6 +85,7 @@ class Workers(Generic[_Task, _Result]):
         """The result of the oldest task not yet taken; re-raises what the task raised."""
         worker = self._order.popleft()
         try:
+            wait_ready(self._pipes[worker].fileno())
             ok, value = self._pipes[worker].recv()
         except (EOFError, OSError):
             process = self._processes[worker]

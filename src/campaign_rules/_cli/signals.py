@@ -5,11 +5,19 @@ that every `finally` and context manager on the way out runs (the worker pool of
 killed and joined there); the command line then prints one line and exits 128 + the signal's
 number. Worker processes ignore both signals: a Ctrl-C reaches the whole process group, and
 only the parent, which owns the workers, should answer it.
+
+A signal that comes while Python's C code is between two system calls (a buffered read of a
+pipe, a loop of writes) is noted, and its handler runs only when Python code runs again: the
+next system call can wait forever on a pipe that stays open and quiet. So every wait of the
+command on something outside it (a pipe, a FIFO, a worker) is a `wait_ready`, which also
+wakes when a signal came, at any time before or during it (`signal.set_wakeup_fd`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import select
 import signal
 import threading
 from collections.abc import Iterator
@@ -18,7 +26,14 @@ from typing import Final
 
 from campaign_rules._cli.exits import ExitStatus
 
-__all__ = ["STOP_SIGNALS", "Stopped", "ignore_in_worker", "ignored_in_workers", "stop_on_signals"]
+__all__ = [
+    "STOP_SIGNALS",
+    "Stopped",
+    "ignore_in_worker",
+    "ignored_in_workers",
+    "stop_on_signals",
+    "wait_ready",
+]
 
 # The signals that stop a command, and the status each gives.
 _STATUS_OF_SIGNAL: Final = {
@@ -28,6 +43,8 @@ _STATUS_OF_SIGNAL: Final = {
 STOP_SIGNALS: Final = tuple(_STATUS_OF_SIGNAL)
 # Signal masks are POSIX: elsewhere (Windows) a worker is set to ignore them once it runs.
 _CAN_MASK: Final = hasattr(signal, "pthread_sigmask")
+# The reading end of the pipe a signal writes a byte to while `stop_on_signals` runs; -1 before.
+_wake = -1
 
 
 class Stopped(BaseException):
@@ -54,12 +71,44 @@ def stop_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    global _wake  # one wake-up pipe for the process, as it has one handler
+    read, write = os.pipe()
+    for end in (read, write):
+        os.set_blocking(end, False)
     previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
+    previous_wakeup = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    _wake = read
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        signal.set_wakeup_fd(previous_wakeup)
+        _wake = -1
+        os.close(read)
+        os.close(write)
+
+
+def wait_ready(fd: int, *, write: bool = False) -> None:
+    """Wait until `fd` can be read (or written, with `write`) without waiting.
+
+    While `stop_on_signals` runs, a stop signal that came before or during the wait ends it
+    with its `Stopped`, whatever the C code before it did with the signal.
+    """
+    if _wake < 0:
+        return  # no handler of this module's: the read or write that follows waits itself
+    readers, writers = ([_wake], [fd]) if write else ([fd, _wake], [])
+    while True:
+        readable, writable, _ = select.select(readers, writers, [])
+        if _wake not in readable:
+            return
+        with contextlib.suppress(BlockingIOError):
+            while os.read(_wake, 64):
+                pass
+        # The handler of the signal runs here, at the latest, and raises `Stopped`; a byte
+        # of a signal whose handler had run already is only drained.
+        if fd in readable or fd in writable:
+            return
 
 
 @contextlib.contextmanager
@@ -82,7 +131,11 @@ def ignored_in_workers() -> Iterator[None]:
 
 def ignore_in_worker() -> None:
     """In a worker process: ignore SIGINT and SIGTERM, then let them through (discarded)."""
+    global _wake  # a forked worker has a copy of the parent's
     for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
+    with contextlib.suppress(ValueError):  # not the main thread: no wake-up pipe was set
+        signal.set_wakeup_fd(-1)
+    _wake = -1
     if _CAN_MASK:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)

@@ -1,0 +1,120 @@
+"""The real command as a process, for the tests of signals, outputs and the worker pool.
+
+Every process is started in a session of its own (`start_new_session`), so that its workers
+are in its process group: `group` lists what is left of it, read from /proc, and every helper
+kills the whole group when its block ends, whatever happened in it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+COMMAND = [sys.executable, "-m", "campaign_rules"]
+
+needs_proc = pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir(), reason="the test reads processes from /proc"
+)
+
+
+def children(pid: int) -> set[int]:
+    """The processes `pid` has started and not yet reaped."""
+    found: set[int] = set()
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def group(pgid: int) -> set[int]:
+    """The live processes of process group `pgid` (zombies not counted: they are gone)."""
+    members: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, IndexError):
+            # Fields after the command name (which may hold spaces): state, ppid, pgrp.
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            if int(fields[2]) == pgid and fields[0] not in "ZX":
+                members.add(int(entry.name))
+    return members
+
+
+def wait_until(ready: object, seconds: float, what: str) -> None:
+    """Poll `ready()` every 10 ms until it is true; fail the test after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not ready():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        time.sleep(0.01)
+
+
+def has_open(pid: int, path: Path) -> bool:
+    """Whether process `pid` has `path` open (read from /proc)."""
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                    return True
+    return False
+
+
+@contextlib.contextmanager
+def started(argv: list[str], **options: object) -> Iterator[subprocess.Popen[bytes]]:
+    """`campaign-rules ARGV` in a session of its own; its whole group is killed after."""
+    process = subprocess.Popen(
+        [*COMMAND, *argv],
+        stdout=options.pop("stdout", subprocess.PIPE),  # type: ignore[arg-type]
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        **options,  # type: ignore[call-overload]
+    )
+    try:
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+
+
+@contextlib.contextmanager
+def fifo_reader(path: Path) -> Iterator[int]:
+    """A FIFO made at `path`, open for reading without waiting for a writer; its descriptor.
+
+    Opened first, so that a command opening it to write never waits, nor does the test.
+    """
+    os.mkfifo(path)
+    reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        yield reader
+    finally:
+        os.close(reader)
+
+
+def read_exactly(fd: int, size: int, process: subprocess.Popen[bytes], seconds: float) -> bytes:
+    """`size` bytes from the non-blocking `fd`, as the command writes them; fewer if it ends."""
+    data = bytearray()
+    deadline = time.monotonic() + seconds
+    while len(data) < size:
+        try:
+            chunk = os.read(fd, min(size - len(data), 1 << 16))
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":  # every writer closed it
+            break
+        if chunk:
+            data += chunk
+            continue
+        if process.poll() is not None or time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    return bytes(data)
