@@ -9,13 +9,16 @@ import struct
 import subprocess
 import sys
 import time
+import zlib
 
 import pytest
 
 from campaign_rules._cli import audit as command
 from campaign_rules._cli import main
+from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules.audit import audit_lines, violation_rows
 from tests.audit_support import BROKEN, INVALID, VALID, store_lines, write_store
+from tests.cli_support import children
 
 
 @pytest.fixture
@@ -335,3 +338,125 @@ def _wait_until_open(process, path):
                         return
         time.sleep(0.02)
     raise AssertionError(f"the command never opened {path}: {process.poll()}")
+
+
+def _run(*argv, **options):
+    return subprocess.run(
+        [sys.executable, "-m", "campaign_rules", *map(str, argv)],
+        capture_output=True,
+        check=False,
+        **options,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="sets the CPUs of a process")
+@pytest.mark.parametrize("jobs", ["2", "10000"])
+def test_jobs_past_the_cpus_the_process_may_use_are_lowered_to_them(tmp_path, jobs):
+    path = tmp_path / "store.jsonl"
+    path.write_text(f"{VALID}\n{INVALID}\n", encoding="utf-8")
+    one_cpu = min(os.sched_getaffinity(0))
+    done = _run(
+        "audit", "--json", "--jobs", jobs, path,
+        preexec_fn=lambda: os.sched_setaffinity(0, {one_cpu}),
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        f"campaign-rules: --jobs {jobs} is more than the 1 CPUs this process may use: "
+        "auditing with 1\n"
+    )
+    assert json.loads(done.stdout) == audit_lines([VALID, INVALID]).to_json()
+
+
+def test_jobs_within_the_cpus_say_nothing(store, capsys):
+    assert main(["audit", "--jobs", str(command.available_cpus()), str(store[0])]) == 1
+    assert capsys.readouterr().err == ""
+
+
+def test_no_more_workers_start_than_there_are_blocks():
+    # One block on a pool of eight: one worker process starts, and ends with the pool.
+    block = f"{VALID}\n{INVALID}\n".encode()
+    with command.workers(command._audit_block, 8) as pool:
+        pool.submit((block, 1, False))
+        assert pool.take()[0] == audit_lines([VALID, INVALID])
+        assert len(_children_of_this_process()) == 1
+    assert _children_of_this_process() == set()
+
+
+def _children_of_this_process():
+    return children(os.getpid())
+
+
+def test_the_help_says_how_many_jobs_run_at_most(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "at most the number of CPUs this process may use, which is the default" in text
+    assert "no more start than there are blocks of 1 MiB to audit" in text
+
+
+def test_an_empty_gzip_file_is_no_store(tmp_path):
+    empty, of_nothing = tmp_path / "empty.jsonl.gz", tmp_path / "nothing.jsonl.gz"
+    empty.write_bytes(b"")
+    of_nothing.write_bytes(gzip.compress(b""))  # a whole gzip file of no lines: a store
+    done = _run("audit", "--json", empty)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == (
+        f"campaign-rules: cannot read {empty}: the file is empty, and no gzip file is: one of "
+        "no lines still holds a header and an end (RFC 1952)\n"
+    )
+    done = _run("audit", "--json", of_nothing)
+    assert (done.returncode, json.loads(done.stdout)["records"]) == (0, 0)
+
+
+def _line_of(size):
+    """A JSON body of exactly `size` bytes: an invalid campaign, whose name is too long."""
+    line = '{"name": ""}'
+    return line[:-2] + "x" * (size - len(line)) + line[-2:]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_line_longer_than_the_limit_is_unreadable_and_read_no_further(tmp_path, capsys, jobs):
+    limit = LINE_MAX_BYTES
+    lines = [VALID, _line_of(limit + 1), VALID, _line_of(limit), "x" * (3 * limit), VALID]
+    path = tmp_path / "store.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")  # the last line with no line break
+    rows = tmp_path / "rows.jsonl"
+    status, summary = _audit_json(capsys, "--jobs", jobs, "--violations", rows, path)
+    assert status == 1
+    assert (summary["records"], summary["valid"], summary["invalid"]) == (6, 3, 1)
+    assert summary["unreadable_records"] == [2, 5]
+    too_long = f"the line is longer than {limit:,} bytes, the longest a body may be"
+    unreadable = [json.loads(row) for row in rows.read_text().splitlines()]
+    assert [row["message"] for row in unreadable if row["rule"] is None] == [too_long] * 2
+    # The library says the same of the same lines, with or without their line breaks.
+    assert audit_lines(line + "\n" for line in lines).to_json() == summary
+    assert audit_lines(line.encode() for line in lines).to_json() == summary
+
+
+def test_one_huge_line_in_a_gzip_file_takes_bounded_memory(tmp_path):
+    # 400 MiB of one line with no line break, compressed as the test writes it (some 400 KiB);
+    # the command runs under a parent that reports the largest resident size of its processes.
+    path = tmp_path / "huge.jsonl.gz"
+    piece = b'{"name": "' + b"x" * (2**20 - 10)
+    with path.open("wb") as file:
+        pack = zlib.compressobj(1, zlib.DEFLATED, 31)  # 31: a gzip header and trailer
+        for _ in range(400):
+            file.write(pack.compress(piece))
+        file.write(pack.flush())
+    report = (
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        "sys.stdout.write(done.stdout.decode())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", report, sys.executable, "-m", "campaign_rules", "audit",
+         "--json", "--jobs", "2", str(path)],
+        capture_output=True,
+        check=True,
+    )  # fmt: skip
+    first, rest = done.stdout.decode().split("\n", 1)
+    status, peak_kib = map(int, first.split())
+    assert status == 1
+    assert json.loads(rest)["unreadable_records"] == [1]
+    assert peak_kib * 1024 < 256 * 2**20
