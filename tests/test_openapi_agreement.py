@@ -30,6 +30,7 @@ from campaign_rules._core.formats import (
 )
 from campaign_rules._core.limits import (
     OBJECT_MAX_MEMBERS,
+    PATH_ID_MAX,
     RESPONSE_ARRAY_MAX_ITEMS,
     RESPONSE_MAP_MAX_MEMBERS,
     RESPONSE_OPAQUE_MAX_DEPTH,
@@ -117,7 +118,11 @@ STRING_FORMATS: dict[Callable[[str], object], st.SearchStrategy[str]] = {
 }
 
 _PLAIN_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    st.none()
+    | st.booleans()
+    | st.integers(-PATH_ID_MAX, PATH_ID_MAX)
+    | st.floats(allow_nan=False)
+    | _TEXT,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
     max_leaves=8,
 )
@@ -140,8 +145,8 @@ def _present_value(member: Member) -> st.SearchStrategy[Any]:
     if "const" in keywords:
         return st.just(keywords["const"])
     if member.type == "integer":
-        low = keywords.get("minimum")
-        numbers = st.integers(min_value=low if isinstance(low, int) else None)
+        # D-json-integers: every documented integer is within ±(2**53 - 1).
+        numbers = st.integers(keywords.get("minimum", -PATH_ID_MAX), PATH_ID_MAX)
         return numbers | numbers.map(float)  # 3.0 is the integer 3 (D-integral-floats)
     if member.type == "string":
         return _TEXT
@@ -226,6 +231,8 @@ def bad_values(member: Member) -> list[Any]:
     low = member.format.keywords.get("minimum") if member.format is not None else None
     if isinstance(low, int):
         bad.append(low - 1)
+    if member.type == "integer":  # D-json-integers
+        bad += [PATH_ID_MAX + 1, -PATH_ID_MAX - 1, 10**30]
     if "const" in (member.format.keywords if member.format is not None else {}):
         bad.append(not member.format.keywords["const"])  # type: ignore[union-attr]
     if member.items is not None:

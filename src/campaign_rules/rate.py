@@ -21,6 +21,7 @@ import attrs
 
 from campaign_rules._core.json import as_string
 from campaign_rules._core.limits import (
+    CLOCK_NS,
     NS_PER_SECOND,
     RATE_LIMIT_BURST,
     RATE_LIMIT_PERIOD_NS,
@@ -183,8 +184,12 @@ class RateLimiter:
 
 
 def _reading(now_ns: object) -> int | None:
-    """The clock reading when it is an exact `int` (D-rate-limit): not a bool, float or subclass."""
-    return now_ns if type(now_ns) is int else None
+    """The clock reading when it is an exact `int` (D-rate-limit): not a bool, float or subclass.
+
+    Only a reading within `CLOCK_NS`: from another, the wait could not be written in a
+    message, a header or a float (D-json-integers).
+    """
+    return now_ns if type(now_ns) is int and now_ns in CLOCK_NS else None
 
 
 def _described(setting: object) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from campaign_rules._core.limits import WEEKDAYS
+from campaign_rules._core.limits import PATH_ID_MAX, WEEKDAYS
 from tests.strategies_support import TEXTS, texts, uuid4_texts
 from tests.support import SPEC_ERROR_KEYS
 
@@ -50,10 +50,13 @@ def wrap(kind: str, inner: dict[str, Any]) -> dict[str, Any]:
 # pool (accents, emoji, controls, every plane), and the names of things draw fresh text too.
 pooled_texts = st.sampled_from(TEXTS)
 
+# D-json-integers: a valid body's integers are within ±(2**53 - 1), the path ids' bound.
+_JSON_MAX = PATH_ID_MAX
+json_integers = st.integers(-_JSON_MAX, _JSON_MAX)
 positive_ids = st.one_of(
-    st.integers(1, 2**63), st.sampled_from((1, 2, 1.0, 10**30)), st.integers(1, 1000)
+    st.integers(1, _JSON_MAX), st.sampled_from((1, 2, 1.0, _JSON_MAX)), st.integers(1, 1000)
 )
-counts = st.one_of(st.integers(0, 2**31), st.sampled_from((0, 1, 0.0, -0.0, 10**30)))
+counts = st.one_of(st.integers(0, 2**31), st.sampled_from((0, 1, 0.0, -0.0, _JSON_MAX)))
 any_integers = st.one_of(st.integers(-(2**40), 2**40), st.sampled_from((0, -1, 2, 12, 1441)))
 
 _offsets = st.one_of(
@@ -111,7 +114,7 @@ iso_dates = st.dates().map(lambda day: f"{day.year:04d}-{day.month:02d}-{day.day
 _plain_scalars = st.one_of(
     st.none(),
     st.booleans(),
-    st.integers(),
+    json_integers,
     st.floats(allow_nan=False, allow_infinity=False),
     texts,
 )
@@ -275,7 +278,7 @@ def api_errors(draw: st.DrawFn) -> dict[str, Any]:
 
 
 credentials_errors = st.fixed_dictionaries(
-    {"error": st.one_of(st.integers(), st.sampled_from((401, 403, 401.0))), "message": texts}
+    {"error": st.one_of(json_integers, st.sampled_from((401, 403, 401.0))), "message": texts}
 )
 
 
@@ -465,7 +468,7 @@ _BAD_FORMATS: dict[str, tuple[Any, ...]] = {
     "status": ("archived", "PENDING"),
     "type": ("sms", "PHONE_CALL"),
     "mode": ("weekly", "Scheduled"),
-    "retries": (-1, -(10**30)),
+    "retries": (-1, -(2**53 - 1)),
     "call_count": (-1,),
     "billed_duration": (-1, -1.0),
     "current_status": ("paused",),

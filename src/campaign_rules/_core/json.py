@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Final, NoReturn
 
-from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
+from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, JSON_INTEGERS, OBJECT_MAX_MEMBERS
 
 __all__ = [
     "ONE_TEXT_CLASSES",
@@ -214,10 +214,11 @@ def item_path(parent: str, index: int) -> str:
 def plain_json_problem(value: object, *, max_depth: int, max_values: int) -> str | None:
     """Why `value` is not plain JSON within the caps, or `None` when it is.
 
-    Plain JSON: objects with string member names, arrays, strings, finite numbers, booleans
-    and null, at most `max_depth` levels of containers and `max_values` values in all. The walk
-    keeps its own stack, so depth costs no recursion, and stops at the first problem; a value
-    that contains itself is stopped by either cap.
+    Plain JSON: objects with string member names, arrays, strings, finite numbers (an `int`
+    within `JSON_INTEGERS`, D-json-integers), booleans and null, at most `max_depth` levels of
+    containers and `max_values` values in all. The walk keeps its own stack, so depth costs no
+    recursion, and stops at the first problem; a value that contains itself is stopped by
+    either cap.
     """
     pending: list[tuple[object, int]] = [(value, 0)]
     seen = 0
@@ -231,6 +232,13 @@ def plain_json_problem(value: object, *, max_depth: int, max_values: int) -> str
             return "holds a value JSON cannot hold"
         if kind == "number" and not math.isfinite(float.__float__(current)):  # type: ignore[arg-type]
             return "holds a number JSON cannot hold"
+        # D-json-integers: an `int` goes back out as one; an integral float stays a float.
+        if (
+            kind == "integer"
+            and issubclass(type(current), int)
+            and int.__int__(current) not in JSON_INTEGERS  # type: ignore[arg-type]
+        ):
+            return f"holds an integer outside ±{JSON_INTEGERS.high}"
         if kind not in ("object", "array"):
             continue
         if depth == max_depth:

@@ -17,6 +17,7 @@ __all__ = [
     "AUTHORIZATION_MAX_LENGTH",
     "AUTHORIZATION_SCHEME",
     "CHANNEL_OF_FIELD",
+    "CLOCK_NS",
     "CONTACT_STATUSES",
     "COOLDOWN_MINUTES",
     "DATE_TIME_FRACTION_MAX_DIGITS",
@@ -37,6 +38,7 @@ __all__ = [
     "IDEMPOTENCY_NOT_STORED_STATUSES",
     "IDEMPOTENCY_STORED_STATUSES",
     "IDEMPOTENCY_WINDOW_SECONDS",
+    "JSON_INTEGERS",
     "LINE_MAX_BYTES",
     "MAX_ITERATIONS",
     "MESSAGE_LIMIT",
@@ -200,6 +202,11 @@ VISIBLE_ASCII: Final = frozenset(map(chr, range(0x21, 0x7F)))
 
 # D-rate-limit: the limiter's clock counts integer nanoseconds; `Retry-After` says seconds.
 NS_PER_SECOND: Final = 1_000_000_000
+# D-json-integers: a clock reading of more than 128 bits is no reading (the limiter refuses
+# it, as it refuses a float), so that every wait it reports can be written, in nanoseconds and
+# as a float of seconds. A clock's reading fits 64 bits (`time.monotonic_ns()`); the room above
+# keeps a wrong reading far ahead a reading, which D-rate-limit keeps from harming other keys.
+CLOCK_NS: Final = Bounds(-(2**128), 2**128)
 
 # spec 4.2, 8: 12 requests per second per API key (create, contact retrieval; D-rate-scope adds
 # thread retrieval). D-rate-limit: a GCRA of 12 per second with a burst of 12, on an integer
@@ -243,6 +250,9 @@ FINGERPRINT_MAX_INTEGER_BITS: Final = 4096
 # exactly), in decimal ASCII digits: at most 16 of them.
 PATH_ID_MAX: Final = 2**53 - 1
 PATH_ID_MAX_DIGITS: Final = len(str(PATH_ID_MAX))
+# D-json-integers: the integers a response reader takes where the value goes back out as a
+# JSON number (to_wire): the same I-JSON range as the path ids, either sign.
+JSON_INTEGERS: Final = Bounds(-PATH_ID_MAX, PATH_ID_MAX)
 
 # spec 2.6, 4.3, D-thread-id: a thread id is 1 to 128 URL-safe characters.
 THREAD_ID_MAX_LENGTH: Final = 128

@@ -33,6 +33,7 @@ from campaign_rules._core.limits import (
     AUTHORIZATION_SCHEME,
     IDEMPOTENCY_KEY_MAX_LENGTH,
     IDEMPOTENCY_WINDOW_SECONDS,
+    JSON_INTEGERS,
     OBJECT_MAX_MEMBERS,
     PATH_ID_MAX,
     RESPONSE_ARRAY_MAX_ITEMS,
@@ -93,7 +94,8 @@ OPENAPI_EXCEPTIONS: Final[Mapping[str, str]] = {
         "JSON Schema cannot count the values of a free-form object nor bound its depth: the "
         "schema of `analytics` is any object, where the reader also caps it at "
         f"{RESPONSE_OPAQUE_MAX_VALUES:,} values {RESPONSE_OPAQUE_MAX_DEPTH} levels deep "
-        "(D-response-caps)"
+        f"(D-response-caps), and takes its integers from {JSON_INTEGERS.low} to "
+        f"{JSON_INTEGERS.high} only (D-json-integers)"
     ),
     "error.status_is_an_error_status": (
         "the status is not part of the body: the document has an error body only under the "
@@ -472,6 +474,8 @@ def _object(shape: Shape) -> dict[str, Any]:
 
 def _member(member: Member) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": member.type}
+    if member.type == "integer":  # D-json-integers; a format's own minimum comes after
+        schema |= {"minimum": JSON_INTEGERS.low, "maximum": JSON_INTEGERS.high}
     if member.format is not None:
         schema.update(_format(member.format))
     if member.members is not None:

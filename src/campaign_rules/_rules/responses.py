@@ -21,6 +21,7 @@ from campaign_rules._core.json import (
 )
 from campaign_rules._core.limits import (
     ERROR_STATUSES,
+    JSON_INTEGERS,
     RESPONSE_MAP_MAX_MEMBERS,
     RESPONSE_OPAQUE_MAX_DEPTH,
     RESPONSE_OPAQUE_MAX_VALUES,
@@ -33,6 +34,7 @@ __all__ = [
     "body_is_object",
     "error_body_has_a_known_shape",
     "error_status_is_an_error_status",
+    "integers_are_interoperable",
     "maps_hold_strings",
     "members_have_json_types",
     "opaque_members_hold_plain_json",
@@ -114,8 +116,27 @@ def values_have_formats(reading: ResponseReading, findings: list[Finding]) -> No
             value = as_string(value)
         elif member.type == "integer":
             value = as_integer(value)
+            if value not in JSON_INTEGERS:  # type: ignore[operator]
+                continue  # integers_are_interoperable's
         if not member.format.check(value):
             findings.append(Finding(node.path, f"{node.path} must be {member.format.description}"))
+
+
+_JSON_RANGE: Final = f"an integer from -{JSON_INTEGERS.high} to {JSON_INTEGERS.high}"
+
+
+def integers_are_interoperable(reading: ResponseReading, findings: list[Finding]) -> None:
+    """Reads each documented integer as `values_have_formats` does; reports out-of-range ones.
+
+    An integer outside `JSON_INTEGERS` is read differently by different JSON readers, and one of
+    thousands of digits cannot be written back at all. An opaque member's
+    integers are `opaque_members_hold_plain_json`'s.
+    """
+    for node in reading.nodes:
+        if node.member.type != "integer" or json_type(node.value) != "integer":
+            continue
+        if as_integer(node.value) not in JSON_INTEGERS:  # type: ignore[operator]
+            findings.append(Finding(node.path, f"{node.path} must be {_JSON_RANGE}"))
 
 
 def maps_hold_strings(reading: ResponseReading, findings: list[Finding]) -> None:

@@ -22,6 +22,7 @@ from campaign_rules._core.limits import (
     FILTER_LIST_MAX_ITEMS,
     IDEMPOTENCY_KEY_MAX_LENGTH,
     IDEMPOTENCY_WINDOW_SECONDS,
+    JSON_INTEGERS,
     MAX_ITERATIONS,
     MESSAGE_LIMIT,
     NAME_MAX_LENGTH,
@@ -182,6 +183,7 @@ RESPONSE_RULES: Final[tuple[Rule[ResponseReading], ...]] = (
     Rule("response.required_members_present", _500, "spec 2.2, 2.5, 2.6, 4.1, 4.2, 7.1; D-tolerant-reading, D-detail-cycles, D-contact-last-call", "Every member the spec's tables list is present, but the optional ones.", responses.required_members_present),
     Rule("response.members_have_json_types", _500, "spec 2.2-2.6, 4.1-4.3, 5, 7.1; D-tolerant-reading, D-integral-floats", "Each documented member has its JSON type; `null` only where allowed.", responses.members_have_json_types),
     Rule("response.values_have_formats", _500, "spec 2.2-2.6, 7.1, 7.2; D-date-times, D-response-times, D-contact-last-call, D-response-violations", "Each value of the right type has its documented format or enum value.", responses.values_have_formats),
+    Rule("response.integers_are_interoperable", _500, "RFC 7493 section 2.2; D-json-integers", f"Each documented integer is from -{JSON_INTEGERS.high} to {JSON_INTEGERS.high}, as every JSON reader reads it (an opaque member's too).", responses.integers_are_interoperable),
     Rule("response.maps_hold_strings", _500, "spec 2.5; D-response-caps", "A free-form map (`extracted_data`) maps string names to string values.", responses.maps_hold_strings),
     Rule("response.opaque_members_hold_plain_json", _500, "spec 2.2; D-response-caps", f"An opaque member (`analytics`) holds plain JSON, at most {RESPONSE_OPAQUE_MAX_VALUES} values nested at most {RESPONSE_OPAQUE_MAX_DEPTH} deep.", responses.opaque_members_hold_plain_json),
 )
