@@ -65,12 +65,16 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "records. Records are numbered by line, across the files in the order given. A .gz "
         "file is read as gzip. A file that cannot be read to its end stops the audit with "
         "the last line read from it, and no summary; so does a regular file that shrinks "
-        "while it is read (truncated or rotated). From a pipe or standard input an early end "
-        "cannot be told from the end. "
+        "while it is read (truncated or rotated), and an empty .gz file. From a pipe or "
+        "standard input an early end cannot be told from the end. A line of more than "
+        f"{LINE_MAX_BYTES >> 20} MiB is unreadable, and read no further. The --violations and "
+        "--html files appear whole when the summary is printed, or not at all: a stopped or "
+        "failed audit leaves each path as it was (a FIFO or a device is written in place). "
         + describe_exits(
             valid="all valid",
             invalid="some invalid or unreadable",
-            unreadable="a file could not be read, or an output file written",
+            unreadable="a file could not be read, or an output (a file, standard output) "
+            "written",
         )
         + f" A progress bar needs {_PROGRESS_EXTRA} (tqdm); more than "
         "one machine, campaign_rules.dask (campaign-rules[dask]).",
