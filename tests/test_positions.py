@@ -6,9 +6,12 @@ ones included, one column each) before the member.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from typing import Any
 
+import attrs
 import pytest
 
 from campaign_rules import (
@@ -181,3 +184,32 @@ class TestUpdates:
         result = validate_update_json(existing, '{"retries": 3}')
         assert result.ok
         assert result.value == validate_update(existing, {"retries": 3}).value
+
+
+class TestFoundWhenRead:
+    def test_every_reader_of_the_fields_sees_the_place(self) -> None:
+        (violation,) = validate_create_json(b'{\n "name": 5}').violations[-1:]
+        expected = (violation.line, violation.column)
+        assert expected == (2, 10)
+        for again in (
+            pickle.loads(pickle.dumps(validate_create_json(b'{\n "name": 5}').violations[-1])),
+            copy.copy(validate_create_json(b'{\n "name": 5}').violations[-1]),
+        ):
+            assert (again.line, again.column) == expected
+            assert again == violation
+        fields = attrs.asdict(validate_create_json(b'{\n "name": 5}').violations[-1])
+        assert set(fields) == {"key", "field", "message", "rule", "pointer", "line", "column"}
+        assert (fields["line"], fields["column"]) == expected
+        assert "line=2, column=10" in repr(validate_create_json(b'{\n "name": 5}').violations[-1])
+
+    def test_a_violation_of_text_is_not_one_of_a_value(self) -> None:
+        text = b'{\n "name": 5}'
+        assert validate_create_json(text).violations != validate_create(json.loads(text)).violations
+        assert validate_create_json(text).violations == validate_create_json(text).violations
+
+    def test_evolve_and_the_constructor_set_them(self) -> None:
+        (violation,) = validate_create_json(b'{\n "name": 5}').violations[-1:]
+        moved = attrs.evolve(violation, line=7)
+        assert (moved.line, moved.column) == (7, 10)
+        made = Violation(violation.key, "name", "m", "r", line=3, column=4)
+        assert (made.line, made.column, made.pointer) == (3, 4, "/name")
