@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import Final, NoReturn
 
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, JSON_INTEGERS, OBJECT_MAX_MEMBERS
+from campaign_rules._core.unicode import SURROGATE_CHARACTER, has_surrogate
 
 __all__ = [
     "ONE_TEXT_CLASSES",
@@ -32,6 +33,7 @@ __all__ = [
     "decode_json",
     "decode_json_line",
     "decode_json_stdlib",
+    "fast_decoder",
     "is_object",
     "is_oversized_object",
     "item_path",
@@ -200,9 +202,16 @@ def _names_are_plain_strings(value: dict[object, object]) -> bool:
 
 
 def member_path(parent: str | None, name: str) -> str:
-    """The field path of member `name` of the object at `parent` (`None`: the payload)."""
+    """The field path of member `name` of the object at `parent` (`None`: the payload).
+
+    A name past `FIELD_PATH_MAX_LENGTH` characters is cut there, and a lone surrogate in it
+    is written U+FFFD, so that the path, which the error envelope carries, is always UTF-8
+    text (D-lone-surrogates); the violation's pointer holds the name exactly.
+    """
     if len(name) > FIELD_PATH_MAX_LENGTH:
         name = name[:FIELD_PATH_MAX_LENGTH] + "…"
+    if has_surrogate(name):
+        name = SURROGATE_CHARACTER.sub("\ufffd", name)
     return name if parent is None else f"{parent}.{name}"
 
 
@@ -308,6 +317,13 @@ def _load_fast_decoder() -> Callable[[str | bytes], object] | None:
         return None
     decode: Callable[[str | bytes], object] = module.Decoder().decode
     return decode
+
+
+def fast_decoder() -> Callable[[str | bytes], object] | None:
+    """Msgspec's JSON decode function where the `fast` extra is installed, else `None`."""
+    if not _fast_decoder:
+        _fast_decoder.append(_load_fast_decoder())
+    return _fast_decoder[0]
 
 
 def _fast_decoder_for(text: str | bytes) -> Callable[[str | bytes], object] | None:
