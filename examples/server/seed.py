@@ -161,6 +161,7 @@ def _seed_campaign(connection: store.Connection) -> None:
     )
     row = {**CONTACT, "extracted_data": json.dumps(CONTACT["extracted_data"])}
     row["tags"] = json.dumps(CONTACT["tags"])
+    row["has_follow_up"] = int(CONTACT["has_follow_up"])  # an INTEGER column, 0 or 1
     columns = ", ".join(row)
     connection.execute(
         f"INSERT INTO contacts (campaign_id, {columns}) VALUES (?{', ?' * len(row)})",
