@@ -57,8 +57,8 @@ def scratch_folder() -> Iterator[Path]:
 
 
 @contextmanager
-def postgresql(folder: Path, log: Path) -> Iterator[str]:
-    """A PostgreSQL cluster made in `folder`, served on a free loopback port: its URL."""
+def postgresql(folder: Path, log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A PostgreSQL cluster made in `folder`, served on a free loopback port: URL and process."""
     data, port = folder / "data", free_port()
     subprocess.run(
         [
@@ -76,7 +76,7 @@ def postgresql(folder: Path, log: Path) -> Iterator[str]:
     url = f"postgresql://{_USER}@127.0.0.1:{port}/postgres"
     with running(command, log) as process:
         wait_for(lambda: _connects(url), "PostgreSQL", process, log)
-        yield url
+        yield url, process
 
 
 @contextmanager

@@ -42,9 +42,10 @@ _WORKERS = "2"
 
 @attrs.frozen
 class Fleet:
-    """The running fleet: its PostgreSQL URL, its Redis process, its instances' processes."""
+    """The running fleet: its PostgreSQL URL and process, Redis's, its instances' processes."""
 
     database: str
+    postgresql: Any
     redis: Any
     instances: list[tuple[str, Any]]  # (base URL, uvicorn's process)
 
@@ -76,7 +77,9 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     logs = tmp_path_factory.mktemp("fleet")
     with ExitStack() as stack:
         folder = stack.enter_context(engines.scratch_folder())
-        database = stack.enter_context(engines.postgresql(folder, logs / "postgresql.log"))
+        database, postgresql = stack.enter_context(
+            engines.postgresql(folder, logs / "postgresql.log")
+        )
         redis_url, redis = stack.enter_context(engines.redis_server(logs / "redis.log"))
         assert seed.seed(database)
         settings = {"CAMPAIGN_SERVER_DB": database, "CAMPAIGN_SERVER_REDIS": redis_url}
@@ -84,7 +87,7 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
             stack.enter_context(_instance(settings, logs / f"instance-{number}.log"))
             for number in (1, 2)
         ]
-        yield Fleet(database, redis, instances)
+        yield Fleet(database, postgresql, redis, instances)
 
 
 def _instance(settings: dict[str, str], log: Path) -> Any:
@@ -232,3 +235,20 @@ def test_without_redis_each_worker_decides_at_once(fleet: Fleet) -> None:
         created = create(http, live[0], api_key, str(uuid.uuid4()), whatsapp_body())
     assert set(reads) == {200}
     assert created.status_code == 201
+
+
+def test_without_postgresql_every_operation_is_503_at_once(fleet: Fleet) -> None:
+    api_key = fleet.new_key()
+    fleet.postgresql.send_signal(signal.SIGINT)  # PostgreSQL's fast shutdown
+    fleet.postgresql.wait(timeout=10)
+    (live,) = [url for url, process in fleet.instances if process.poll() is None]
+    headers = {"Authorization": f"api-key {api_key}"}
+    message = "the database cannot be reached now: retry after 1 second"
+    # D-fleet: no request waits longer than the connect timeout, and each answers in its shape.
+    with httpx.Client(timeout=5.0) as http:
+        thread = http.get(f"{live}/thread/{seed.THREAD_ID}", headers=headers)
+        created = create(http, live, api_key, str(uuid.uuid4()), whatsapp_body())
+    assert (thread.status_code, thread.headers["Retry-After"]) == (503, "1")
+    assert thread.json() == {"error": 503, "message": message}
+    assert (created.status_code, created.headers["Retry-After"]) == (503, "1")
+    assert created.json() == {"success": False, "error": "SERVER_ERROR", "message": message}
