@@ -55,6 +55,7 @@ from typing import Any, NoReturn, Protocol, TypeVar
 
 import psycopg
 from examples.server import postgres, shared_rate, store
+from redis import Redis
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
@@ -125,9 +126,10 @@ class CampaignService:
         """
         self.database = database
         self.clock = clock
-        self.create_limit = _limit("create", rate_per_second, redis_url)
-        self.contact_limit = _limit("contact", rate_per_second, redis_url)
-        self.thread_limit = _limit("thread", rate_per_second, redis_url)
+        redis = None if redis_url is None else shared_rate.connect(redis_url)
+        self.create_limit = _limit("create", rate_per_second, redis)
+        self.contact_limit = _limit("contact", rate_per_second, redis)
+        self.thread_limit = _limit("thread", rate_per_second, redis)
 
     # POST /campaigns (spec 4.1)
 
@@ -339,13 +341,12 @@ def _limiter(rate_per_second: int | None) -> RateLimiter:
     return RateLimiter(requests=rate_per_second, burst=rate_per_second)
 
 
-def _limit(operation: str, rate_per_second: int | None, redis_url: str | None) -> _Limit:
+def _limit(operation: str, rate_per_second: int | None, redis: Redis | None) -> _Limit:
     """One operation's limit: in Redis when there is one, else the worker's own (D-rate-scope)."""
     local = _limiter(rate_per_second)
-    if redis_url is None:
+    if redis is None:
         return local
-    client = shared_rate.connect(redis_url)
-    return shared_rate.SharedLimiter(client, operation, local, requests=rate_per_second)
+    return shared_rate.SharedLimiter(redis, operation, local, requests=rate_per_second)
 
 
 def _decode(raw: bytes) -> tuple[object, bool]:

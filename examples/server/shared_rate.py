@@ -14,6 +14,8 @@ import time
 from typing import Final
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from campaign_rules.rate import RateDecision, RateLimiter, RateResult, decide_rate
 
@@ -39,12 +41,16 @@ return 1
 
 
 def connect(url: str) -> redis.Redis:
-    """A client of the Redis at `url`, with short timeouts (D-fleet)."""
+    """A client of the Redis at `url`, with short timeouts and no retry of its own (D-fleet).
+
+    redis-py retries a failed command ten times by default, with a back-off: a Redis that is
+    gone would then hold each request for seconds, where the worker's own limiter answers now.
+    """
     return redis.Redis.from_url(
         url,
         socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
         socket_timeout=REDIS_TIMEOUT_SECONDS,
-        retry_on_timeout=False,
+        retry=Retry(NoBackoff(), 0),
     )
 
 
