@@ -8,15 +8,39 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import Any
 
 import httpx
 import pytest
+from examples.server import seed
 
 from campaign_rules.idempotency import IDEMPOTENCY_CLAIM_SECONDS, request_fingerprint
 from tests.e2e.support import Server
-from tests.e2e.test_server import campaigns_named, post, whatsapp_body
 
 pytestmark = pytest.mark.e2e
+
+
+def whatsapp_body(**changes: Any) -> dict[str, Any]:
+    """A body Acme's records accept, with a name no other test uses."""
+    body = {
+        "name": f"claims {uuid.uuid4()}",
+        "agent_id": seed.ACME_AGENT,
+        "integration_id": seed.WHATSAPP_INTEGRATION,
+        "integration_type": "whatsapp",
+        "template": "renewal_reminder",
+    }
+    return body | changes
+
+
+def post(
+    http: httpx.Client, server: Server, body: object, *, api_key: str, idempotency_key: str
+) -> httpx.Response:
+    headers = {"Authorization": f"api-key {api_key}", "Idempotency-Key": idempotency_key}
+    return http.post(f"{server.base_url}/campaigns", json=body, headers=headers)
+
+
+def campaigns_named(server: Server, name: str) -> list[tuple[object, ...]]:
+    return server.query("SELECT id FROM campaigns WHERE json_extract(campaign, '$.name') = ?", name)
 
 
 def claim(server: Server, api_key: str, key: str, body: object, age_seconds: float) -> None:
