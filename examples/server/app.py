@@ -576,7 +576,7 @@ def _check_postgresql(url: str) -> None:
         with closing(store.connect(url)) as connection:
             tables = store.table_names(connection)
     except (store.Unavailable, psycopg.Error) as error:
-        _stop(f"the database {url!r} cannot be used ({error})", _DATABASE_STATUS)
+        _stop(f"the database {url!r} cannot be used ({store.one_line(error)})", _DATABASE_STATUS)
     missing = sorted(store.TABLES - tables)
     if missing:
         python = shlex.quote(os.path.relpath(sys.executable))

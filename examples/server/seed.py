@@ -102,7 +102,8 @@ def seed(database: str | Path) -> bool:
         raise SeedError(str(error)) from None
     except store.DatabaseError as error:  # not an SQLite file, a folder that is missing
         engine = "a PostgreSQL" if postgres.is_url(database) else "an SQLite"
-        raise SeedError(f"{database} cannot be used as {engine} database ({error})") from None
+        reason = store.one_line(error)
+        raise SeedError(f"{database} cannot be used as {engine} database ({reason})") from None
     return True
 
 

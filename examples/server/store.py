@@ -44,11 +44,16 @@ def connect(database: str | Path) -> Connection:
         try:
             return postgres.Connection(str(database))
         except psycopg.OperationalError as error:
-            raise Unavailable(f"PostgreSQL cannot be reached: {error}") from None
+            raise Unavailable(f"PostgreSQL cannot be reached: {one_line(error)}") from None
     connection = sqlite3.connect(database, timeout=10.0, isolation_level=None)
     connection.row_factory = sqlite3.Row
     connection.execute("PRAGMA foreign_keys = ON")
     return connection
+
+
+def one_line(error: BaseException) -> str:
+    """An error's message on one line (libpq's run over several, with tabs)."""
+    return " ".join(str(error).split())
 
 
 def table_names(connection: Connection) -> frozenset[str]:

@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 import uuid
@@ -28,6 +29,7 @@ import httpx
 import psycopg
 import pytest
 from examples.server import seed, store
+from examples.server.app import create_app
 
 from campaign_rules.rate import RATE_LIMIT_BURST, RATE_LIMIT_REQUESTS
 from tests.e2e import engines
@@ -81,7 +83,18 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
             engines.postgresql(folder, logs / "postgresql.log")
         )
         redis_url, redis = stack.enter_context(engines.redis_server(logs / "redis.log"))
-        assert seed.seed(database)
+        # As the guide seeds it: the command, with the URL.
+        seeding = subprocess.run(
+            [sys.executable, "-m", "examples.server.seed", database],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (seeding.returncode, seeding.stdout) == (
+            0,
+            f"seeded {database}: API keys {seed.ACME_KEY!r} and {seed.OVERDRAWN_KEY!r}\n",
+        )
         settings = {"CAMPAIGN_SERVER_DB": database, "CAMPAIGN_SERVER_REDIS": redis_url}
         instances = [
             stack.enter_context(_instance(settings, logs / f"instance-{number}.log"))
@@ -252,3 +265,28 @@ def test_without_postgresql_every_operation_is_503_at_once(fleet: Fleet) -> None
     assert thread.json() == {"error": 503, "message": message}
     assert (created.status_code, created.headers["Retry-After"]) == (503, "1")
     assert created.json() == {"success": False, "error": "SERVER_ERROR", "message": message}
+
+
+def test_a_postgresql_that_does_not_answer_stops_the_start_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"postgresql://postgres@127.0.0.1:{free_port()}/postgres"
+    with pytest.raises(SystemExit) as stopped:
+        create_app(url)
+    assert stopped.value.code == 1
+    line = capsys.readouterr().err
+    assert line.startswith(f"campaign server: the database {url!r} cannot be used (")
+    assert line.count("\n") == 1
+
+
+@pytest.mark.parametrize("setting", ["localhost:6379", "http://127.0.0.1:6379"])
+def test_a_redis_setting_that_is_no_redis_url_stops_the_start(
+    setting: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CAMPAIGN_SERVER_REDIS", setting)
+    with pytest.raises(SystemExit) as stopped:
+        create_app("unused.db")
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == (
+        f"campaign server: CAMPAIGN_SERVER_REDIS must be a redis:// URL, not {setting!r}\n"
+    )
