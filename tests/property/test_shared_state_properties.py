@@ -8,6 +8,8 @@ limiter would. A claimed `Idempotency-Key` is refused while the claim lives and 
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -117,3 +119,32 @@ def test_a_claim_refuses_while_it_lives_and_frees_the_key_after(
     else:
         assert decision.keys == (ErrorKey.INVALID_REQUEST,)
         assert decision.headers() == {}
+
+
+any_value = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=8),
+    st.binary(max_size=8),
+    st.builds(object),
+    st.sampled_from((10**5000, -(10**5000), "12", [1], {"a": 1})),
+)
+
+
+@given(any_value, any_value, any_value, any_value, any_value, any_value)
+def test_the_shared_step_and_a_claim_never_raise(
+    stored: object, key: object, now: object, requests: object, period: object, burst: object
+) -> None:
+    decision = decide_rate(stored, key, now, requests=requests, period_ns=period, burst=burst)
+    assert decision.ok is (decision.state is not None)
+    assert (
+        decision.ok
+        or decision.keys in {(ErrorKey.RATE_LIMITED,), ()}
+        or all(found is ErrorKey.SERVER_ERROR for found in decision.keys)
+    )
+    json.dumps(decision.envelope(), allow_nan=False)
+    claim = decide_idempotency(IdempotencyClaim(stored, now), key, requests, claim_seconds=burst)  # type: ignore[arg-type]
+    json.dumps(claim.envelope(), allow_nan=False)
+    assert claim.headers() in ({}, {"Retry-After": "1"})
