@@ -226,24 +226,32 @@ def decide_rate(
     Refused: `RATE_LIMITED` with the exact `retry_after_ns`, nothing to write. An unusable
     key, clock, stored state or setting is `SERVER_ERROR`, nothing to write. Never raises.
     """
-    name, reading = as_string(key), _reading(now_ns)
-    settings = tuple(_reading(number) for number in (requests, period_ns, burst))
-    unusable = None
-    if not all(number is not None and number > 0 for number in settings):
-        unusable = "a setting that is not a positive int"
-    elif stored is not None and _reading(stored) is None:
-        unusable = "a stored state that is not an int"
-    if name is None or reading is None or unusable is not None:
-        violations = run_rules(RateRequest(name, reading, 0, unusable), RATE_RULES)
-        return RateDecision(value=None, violations=violations)
-    rate, period, allowed = (number or 1 for number in settings)
+    name, reading, arrival = as_string(key), _reading(now_ns), _reading(stored)
+    rate, period, size = _positive(requests), _positive(period_ns), _positive(burst)
+    # D-rate-shared: what the server gave that cannot be read is its bug: nothing is written.
+    if rate is None or period is None or size is None:
+        return _unusable(name, reading, "a setting that is not a positive int")
+    if stored is not None and arrival is None:
+        return _unusable(name, reading, "a stored state that is not an int")
+    if name is None or reading is None:
+        return _unusable(name, reading, None)
     now = reading * rate
-    state, wait = gcra_step(_reading(stored), now, period, (allowed - 1) * period, rate)
+    state, wait = gcra_step(arrival, now, period, (size - 1) * period, rate)
     violations = run_rules(RateRequest(name, reading, wait), RATE_RULES)
     if state is None:
         return RateDecision(value=None, violations=violations, retry_after_ns=wait)
     ttl = -((now - state) // rate)  # the state matters while it is ahead of the clock
     return RateDecision(value=name, violations=violations, state=state, state_ttl_ns=ttl)
+
+
+def _unusable(name: str | None, reading: int | None, unusable: str | None) -> RateDecision:
+    violations = run_rules(RateRequest(name, reading, 0, unusable), RATE_RULES)
+    return RateDecision(value=None, violations=violations)
+
+
+def _positive(setting: object) -> int | None:
+    """A setting when it is a positive exact `int`, as `RateLimiter` requires its own."""
+    return setting if type(setting) is int and setting > 0 else None
 
 
 def _reading(now_ns: object) -> int | None:
