@@ -45,13 +45,14 @@ from typing import Any
 from campaign_rules import CampaignStatus, validate_create, validate_create_json, validate_update
 from campaign_rules._core.limits import IDEMPOTENCY_WINDOW_SECONDS, RATE_LIMIT_BURST
 from campaign_rules.idempotency import (
+    IdempotencyClaim,
     IdempotencyRecord,
     check_idempotency_key,
     decide_idempotency,
     request_fingerprint,
 )
 from campaign_rules.lifecycle import check_transition
-from campaign_rules.rate import RateLimiter
+from campaign_rules.rate import RateLimiter, decide_rate
 from campaign_rules.requests import check_contact_path, check_thread_path
 from campaign_rules.responses import (
     ParseResult,
@@ -87,6 +88,7 @@ REQUEST_SOURCES = (
     *("fingerprint", "idempotency", "rate"),
 )
 RECORD_KEYS = {"fingerprint", "status", "body", "stored_at"}
+CLAIM_KEYS = {"fingerprint", "claimed_at"}
 DIRECTORY_KEYS = {"agents", "integrations", "tags", "billing_reached"}
 UPDATE_KEYS = {"existing_base", "existing_set", "existing_stored", "patch", "status"}
 RESPONSE_KEYS = {"parse", "status", "body", "base", "set", "drop"}
@@ -260,9 +262,16 @@ def run_request(case: dict[str, Any]) -> Any:
         stored = given["stored"]
         if type(stored) is dict and set(stored) == RECORD_KEYS:
             stored = IdempotencyRecord(**stored)
+        elif type(stored) is dict and set(stored) == CLAIM_KEYS:
+            stored = IdempotencyClaim(**stored)
         window = given.get("window_seconds", IDEMPOTENCY_WINDOW_SECONDS)
         result = decide_idempotency(
             stored, given["fingerprint"], given["now"], window_seconds=window
+        )
+    elif source == "rate" and "stored" in given:
+        # The shared step (D-rate-shared): the key's stored state, as a store hands it back.
+        result = decide_rate(
+            given["stored"], given["key"], given["now"], burst=given.get("burst", RATE_LIMIT_BURST)
         )
     elif source == "rate":
         limiter = RateLimiter(burst=given.get("burst", RATE_LIMIT_BURST))

@@ -14,12 +14,13 @@ import pytest
 from campaign_rules import ErrorKey
 from campaign_rules.idempotency import (
     IdempotencyAction,
+    IdempotencyClaim,
     IdempotencyRecord,
     check_idempotency_key,
     decide_idempotency,
     request_fingerprint,
 )
-from campaign_rules.rate import RateLimiter
+from campaign_rules.rate import RateLimiter, decide_rate
 from campaign_rules.requests import ContactPath, check_contact_path, check_thread_path
 
 MAX_ID = 9_007_199_254_740_991  # 2**53 - 1, written out from D-path-ids
@@ -386,3 +387,90 @@ class TestWithinRateLimit:
         limiter.acquire("k", 0)
         message = limiter.acquire("k", 0).violations[0].message
         assert message == "too many requests: retry after 2 seconds"
+
+
+class TestKeyNotInUse:
+    RULE = (ErrorKey.RATE_LIMITED, "Idempotency-Key", "idempotency.key_not_in_use")
+    CLAIM = IdempotencyClaim(fingerprint=PRINT, claimed_at=1_000)
+
+    def test_the_same_request_under_a_live_claim_is_told_to_retry(self) -> None:
+        decision = decide_idempotency(self.CLAIM, PRINT, 1_000)
+        assert found(decision) == [self.RULE]
+        assert decision.action is IdempotencyAction.REJECT
+        assert (decision.status, decision.headers(), decision.retry_after) == (
+            429,
+            {"Retry-After": "1"},
+            1,
+        )
+        assert decision.envelope() == {
+            "success": False,
+            "error": "RATE_LIMITED",
+            "message": "a request with this Idempotency-Key is still running: retry after 1 second",
+            "field": "Idempotency-Key",
+        }
+
+    @pytest.mark.parametrize(
+        ("now", "in_use"), [(1_059, True), (1_059.999, True), (1_060, False), (1_061, False)]
+    )
+    def test_a_claim_is_released_sixty_seconds_after_it_was_made(
+        self, now: float, in_use: bool
+    ) -> None:
+        decision = decide_idempotency(self.CLAIM, PRINT, now)
+        assert (found(decision) == [self.RULE]) is in_use
+        assert (decision.action is IdempotencyAction.EXECUTE) is not in_use
+
+    @pytest.mark.parametrize(("claim_seconds", "in_use"), [(5, True), (4, False), (0, False)])
+    def test_the_claim_time_is_the_servers_to_set(self, claim_seconds: int, in_use: bool) -> None:
+        decision = decide_idempotency(self.CLAIM, PRINT, 1_004, claim_seconds=claim_seconds)
+        assert (found(decision) == [self.RULE]) is in_use
+
+    def test_another_request_under_a_live_claim_is_a_reused_key(self) -> None:
+        decision = decide_idempotency(self.CLAIM, "0" * 64, 1_000)
+        assert [rule for _, _, rule in found(decision)] == ["idempotency.same_request_for_key"]
+        assert decision.headers() == {}
+
+    @pytest.mark.parametrize("now", [float("nan"), float("inf"), None, "1061"], ids=repr)
+    def test_an_unreadable_clock_keeps_the_claim(self, now: object) -> None:
+        assert found(decide_idempotency(self.CLAIM, PRINT, now)) == [self.RULE]
+
+    @pytest.mark.parametrize("claim_seconds", [-1, float("nan"), None, "60"], ids=repr)
+    def test_an_unusable_claim_time_is_a_server_error(self, claim_seconds: object) -> None:
+        decision = decide_idempotency(None, PRINT, 0, claim_seconds=claim_seconds)
+        assert [rule for _, _, rule in found(decision)] == ["idempotency.arguments_are_usable"]
+
+    def test_a_record_is_not_a_claim(self) -> None:
+        assert decide_idempotency(RECORD, PRINT, 1_000).action is IdempotencyAction.REPLAY
+
+
+class TestSharedStateIsUsable:
+    RULE = (ErrorKey.SERVER_ERROR, None, "rate.shared_state_is_usable")
+
+    @pytest.mark.parametrize("stored", ["12", 1.0, True, b"1", [1]], ids=repr)
+    def test_a_stored_state_that_is_not_an_int_is_a_server_error(self, stored: object) -> None:
+        decision = decide_rate(stored, "k", 0)
+        assert found(decision) == [self.RULE]
+        assert (decision.status, decision.state) == (500, None)
+
+    @pytest.mark.parametrize(
+        "settings",
+        [{"requests": 0}, {"period_ns": -1}, {"burst": 0}, {"burst": 1.0}, {"requests": True}],
+        ids=repr,
+    )
+    def test_a_setting_that_is_not_a_positive_int_is_a_server_error(
+        self, settings: dict[str, object]
+    ) -> None:
+        assert found(decide_rate(None, "k", 0, **settings)) == [self.RULE]  # type: ignore[arg-type]
+
+    @pytest.mark.parametrize("stored", [None, 0, -(10**30), 10**30])
+    def test_none_or_any_int_is_a_state(self, stored: int | None) -> None:
+        assert self.RULE not in found(decide_rate(stored, "k", 0))
+
+    def test_the_least_settings_are_usable(self) -> None:
+        assert decide_rate(None, "k", 0, requests=1, period_ns=1, burst=1).ok
+
+    def test_an_unusable_key_clock_and_state_are_all_reported(self) -> None:
+        assert [rule for _, _, rule in found(decide_rate("x", None, None))] == [
+            "rate.key_is_usable",
+            "rate.clock_reading_is_usable",
+            "rate.shared_state_is_usable",
+        ]

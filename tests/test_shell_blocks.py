@@ -149,6 +149,12 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "third lines on a free port, and checks that the first is the install its environment has",
         "tests/e2e/test_reference_server_guide.py::demo",
     ),
+    ("docs/guides/fleet.md", ".venv/bin/pip install -e '.[examples]'"): Elsewhere(
+        "it needs a PostgreSQL and a Redis already serving those URLs, and the server runs until "
+        "stopped: the fleet test starts its own on free ports, seeds with the same module and "
+        "serves the same app with `--workers`",
+        "tests/e2e/test_fleet.py::fleet",
+    ),
     ("docs/guides/reference-server.md", "API=http://127.0.0.1:8000/api/v1.0"): Elsewhere(
         "it needs the demo server: the test runs it against the fixture's, on a free port",
         "tests/e2e/test_reference_server_guide.py::test_each_curl_line_answers_what_the_guide_says",

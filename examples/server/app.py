@@ -8,7 +8,10 @@ Run it from the repository's root on a database made by `seed.py`
 
 Settings, from the environment when uvicorn calls `create_app()` without arguments:
 
-- `CAMPAIGN_SERVER_DB`: the SQLite file (required), made by `seed.py`.
+- `CAMPAIGN_SERVER_DB`: the SQLite file (required), made by `seed.py`, or a `postgresql://` URL
+  of a database `seed.py` made (docs/guides/fleet.md).
+- `CAMPAIGN_SERVER_REDIS`: a `redis://` URL: the rate limits' state is kept there, shared by
+  every worker and instance (D-rate-shared, D-fleet); unset, each worker limits alone.
 - `CAMPAIGN_SERVER_RATE_PER_SECOND`: the requests per second (and burst) each API key has per
   operation; the spec's 12 when unset. The contract test raises it, so that Schemathesis tests
   the operations rather than the limiter (docs/decisions.md, D-contract-test).
@@ -22,8 +25,8 @@ status 2 (a setting) or 1 (the database), never a traceback or a server that ans
 
 The endpoints are coroutines that call SQLite directly: each call takes a millisecond or so on
 a local file. A busier service would move the database work to a thread pool (the limiters
-then need a lock, as `RateLimiter` says) or run several worker processes; the create
-transaction below is safe across processes.
+then need a lock, as `RateLimiter` says) or run several worker processes and instances, over
+PostgreSQL and Redis (docs/guides/fleet.md); the create below is safe across processes.
 
 Each endpoint reads top-down in the order a request is decided: credentials (the key's form,
 then whether it was issued), rate, then the operation's own checks. Where the server answers
@@ -40,16 +43,19 @@ import itertools
 import json
 import logging
 import os
+import secrets
 import shlex
 import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
-from examples.server import store
+import psycopg
+from examples.server import postgres, shared_rate, store
+from redis import Redis
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
@@ -62,6 +68,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
 from campaign_rules.idempotency import (
     IdempotencyAction,
+    IdempotencyClaim,
     IdempotencyRecord,
     check_idempotency_key,
     decide_idempotency,
@@ -69,7 +76,7 @@ from campaign_rules.idempotency import (
     request_fingerprint,
 )
 from campaign_rules.lifecycle import INITIAL_STATUS
-from campaign_rules.rate import RateLimiter
+from campaign_rules.rate import RateLimiter, RateResult
 from campaign_rules.requests import (
     AuthorizationResult,
     ContactPathResult,
@@ -86,6 +93,19 @@ _LOG = logging.getLogger("uvicorn.error")  # where uvicorn logs its own errors
 T = TypeVar("T")
 _UNKNOWN_KEY = "the API key is not known"
 _NOT_JSON = "the request body is not JSON"
+_UNAVAILABLE = "the database cannot be reached now: retry after 1 second"
+# D-fleet: what is answered 503, with `Retry-After: 1`, rather than 500.
+_UNREACHABLE = (store.Unavailable, psycopg.OperationalError)
+
+
+class _ClaimLost(Exception):
+    """Another request took this request's claim of its Idempotency-Key over (D-fleet)."""
+
+
+class _Limit(Protocol):
+    """What an operation's rate limit answers: `RateLimiter`, or `shared_rate.SharedLimiter`."""
+
+    def acquire(self, key: str, now_ns: int) -> RateResult: ...
 
 
 class CampaignService:
@@ -96,17 +116,20 @@ class CampaignService:
         database: str | Path,
         clock: Callable[[], int] = time.monotonic_ns,
         rate_per_second: int | None = None,
+        redis_url: str | None = None,
     ):
         """Serve `database`; `clock` gives the limiters' time in integer nanoseconds.
 
         `rate_per_second` sets each operation's rate and burst per API key; `None` keeps the
-        spec's 12 (spec 8, D-rate-limit).
+        spec's 12 (spec 8, D-rate-limit). With `redis_url`, the limits' state is in that Redis,
+        on its clock, and `clock` only times the worker's own limiter when Redis is gone.
         """
         self.database = database
         self.clock = clock
-        self.create_limit = _limiter(rate_per_second)
-        self.contact_limit = _limiter(rate_per_second)
-        self.thread_limit = _limiter(rate_per_second)
+        redis = None if redis_url is None else shared_rate.connect(redis_url)
+        self.create_limit = _limit("create", rate_per_second, redis)
+        self.contact_limit = _limit("contact", rate_per_second, redis)
+        self.thread_limit = _limit("thread", rate_per_second, redis)
 
     # POST /campaigns (spec 4.1)
 
@@ -131,24 +154,76 @@ class CampaignService:
                 return _reply(fingerprinted.status, fingerprinted.envelope())
             fingerprint = fingerprinted.value
 
-        # One write transaction from the idempotency look-up to the stored response: a second
-        # request with the same key waits for this one and then replays it (D-idempotency).
-        with self._transaction() as connection:
-            if key.value is not None:
-                stored = store.idempotency_record(connection, api_key, key.value)
-                decision = decide_idempotency(stored, fingerprint, time.time())
-                if decision.action is IdempotencyAction.REPLAY and decision.value is not None:
-                    return _reply(decision.status, decision.value.body)
-                if decision.action is IdempotencyAction.REJECT:
-                    return _reply(decision.status, decision.envelope())
-            status, answer = self._create(connection, organization, body)
-            if key.value is not None and fingerprint is not None and is_storable_status(status):
-                record = IdempotencyRecord(fingerprint, status, answer, time.time())
-                store.store_idempotency_record(connection, api_key, key.value, record)
+        if key.value is None or fingerprint is None:
+            with self._transaction() as connection:
+                status, answer = self._create(connection, organization, body)
+            return _reply(status, answer)
+        return self._create_once(api_key, key.value, fingerprint, organization, body)
+
+    def _create_once(
+        self,
+        api_key: str,
+        idempotency_key: str,
+        fingerprint: str,
+        organization: store.Organization,
+        body: object,
+    ) -> Response:
+        """Create under an `Idempotency-Key`: claim it, then create and store in one transaction.
+
+        The claim is committed first, so that every instance sees the key taken while this
+        request runs (D-idempotency-claim). The campaign's insert and the stored response are
+        one transaction, which commits only if the claim is still this request's: so a campaign
+        exists once per key, whichever instance runs it and whatever process dies (D-fleet).
+        """
+        claimed = self._claim(api_key, idempotency_key, fingerprint)
+        if isinstance(claimed, Response):
+            return claimed
+        try:
+            with self._transaction() as connection:
+                status, answer = self._create(connection, organization, body)
+                if is_storable_status(status):
+                    record = IdempotencyRecord(fingerprint, status, answer, store.clock(connection))
+                    kept = store.finish_claim(connection, api_key, idempotency_key, claimed, record)
+                else:  # a 400: nothing ran, and the fixed body may come with the same key
+                    kept = store.release_claim(connection, api_key, idempotency_key, claimed)
+                if not kept:
+                    raise _ClaimLost
+        except _ClaimLost:
+            # This request outlived its claim and another took it over: that one's campaign is
+            # the key's, this one's was rolled back; the answer is the library's for a claim.
+            now = time.time()
+            lost = decide_idempotency(IdempotencyClaim(fingerprint, now), fingerprint, now)
+            return _reply(lost.status, lost.envelope(), lost.headers())
+        except Exception:
+            # Nothing was committed: free the key at once rather than after the claim's time.
+            with suppress(Exception), self._transaction() as connection:
+                store.release_claim(connection, api_key, idempotency_key, claimed)
+            raise
         return _reply(status, answer)
 
+    def _claim(self, api_key: str, idempotency_key: str, fingerprint: str) -> str | Response:
+        """The request's claim token for the key, or the answer the key's record or claim gets.
+
+        The library decides over what the key holds (D-idempotency, D-idempotency-claim):
+        replay, reject, 429 while the same request runs, or take over what expired.
+        """
+        token = secrets.token_hex(16)
+        with self._transaction() as connection:
+            now = store.clock(connection)
+            claim = IdempotencyClaim(fingerprint, now)
+            if store.claim_key(connection, api_key, idempotency_key, claim, token):
+                return token
+            stored = store.idempotency_entry(connection, api_key, idempotency_key)
+            decision = decide_idempotency(stored, fingerprint, now)
+            if decision.action is IdempotencyAction.REPLAY and decision.value is not None:
+                return _reply(decision.status, decision.value.body)
+            if decision.action is IdempotencyAction.REJECT:
+                return _reply(decision.status, decision.envelope(), decision.headers())
+            store.take_claim(connection, api_key, idempotency_key, claim, token)
+        return token
+
     def _create(
-        self, connection: sqlite3.Connection, organization: store.Organization, body: object
+        self, connection: store.Connection, organization: store.Organization, body: object
     ) -> tuple[int, Any]:
         directory = store.OrganizationDirectory(connection, organization)
         result = validate_create(body, directory=directory)
@@ -226,7 +301,7 @@ class CampaignService:
     # What every operation decides first: who is asking, and whether they may ask now.
 
     def _admit(
-        self, request: Request, limit: RateLimiter, *, thread_shaped: bool = False
+        self, request: Request, limit: _Limit, *, thread_shaped: bool = False
     ) -> tuple[str, store.Organization] | Response:
         """The API key and its organization, or the 401 or 429 response (spec 5, 8).
 
@@ -249,7 +324,7 @@ class CampaignService:
         return auth.value, organization
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[store.Connection]:
         with closing(store.connect(self.database)) as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
@@ -264,6 +339,14 @@ def _limiter(rate_per_second: int | None) -> RateLimiter:
     if rate_per_second is None:
         return RateLimiter()
     return RateLimiter(requests=rate_per_second, burst=rate_per_second)
+
+
+def _limit(operation: str, rate_per_second: int | None, redis: Redis | None) -> _Limit:
+    """One operation's limit: in Redis when there is one, else the worker's own (D-rate-scope)."""
+    local = _limiter(rate_per_second)
+    if redis is None:
+        return local
+    return shared_rate.SharedLimiter(redis, operation, local, requests=rate_per_second)
 
 
 def _decode(raw: bytes) -> tuple[object, bool]:
@@ -298,6 +381,7 @@ def create_app(
     *,
     frozen_clock_ns: int | None = None,
     rate_per_second: int | None = None,
+    redis_url: str | None = None,
 ) -> Starlette:
     """The ASGI application; without arguments, its settings come from the environment.
 
@@ -310,9 +394,14 @@ def create_app(
         frozen_clock_ns = _setting("CAMPAIGN_SERVER_FROZEN_CLOCK_NS", _integer(minimum=0))
     if rate_per_second is None:
         rate_per_second = _setting("CAMPAIGN_SERVER_RATE_PER_SECOND", _integer(minimum=1))
-    _check_database(database)
+    if redis_url is None:
+        redis_url = _setting("CAMPAIGN_SERVER_REDIS", _redis_url)
+    if postgres.is_url(database):
+        _check_postgresql(str(database))
+    else:
+        _check_database(database)
     clock = time.monotonic_ns if frozen_clock_ns is None else (lambda: frozen_clock_ns)
-    service = CampaignService(database, clock, rate_per_second)
+    service = CampaignService(database, clock, rate_per_second, redis_url)
     document = openapi()  # one document for the life of the process
 
     async def interface(_: Request) -> Response:
@@ -332,12 +421,18 @@ def create_app(
         Route(f"{BASE_PATH}/thread/{{id:anything}}", service.get_thread, methods=["GET"]),
     ]
 
-    async def failed(request: Request) -> Response:
-        """An exception in an endpoint: a 500 in the operation's error shape (D-server-errors)."""
+    async def failed(request: Request, error: Exception) -> Response:
+        """An exception in an endpoint: a 500 in the operation's error shape (D-server-errors).
+
+        A database that cannot be reached is a 503 in the same shape, `Retry-After: 1` (D-fleet).
+        """
+        thread = request.scope.get("endpoint") == service.get_thread
+        if isinstance(error, _UNREACHABLE):
+            return _unavailable(thread_shaped=thread)
         violation = Violation(
             ErrorKey.SERVER_ERROR, None, "the server failed to answer", "server.no_exception"
         )
-        if request.scope.get("endpoint") == service.get_thread:
+        if thread:
             return _answer(ThreadPathResult(value=None, violations=(violation,)))
         return _answer(ContactPathResult(value=None, violations=(violation,)))
 
@@ -355,7 +450,9 @@ class _Failures:
     client's next request on it would fail; here the exception ends with the response.
     """
 
-    def __init__(self, app: ASGIApp, answer: Callable[[Request], Awaitable[Response]]) -> None:
+    def __init__(
+        self, app: ASGIApp, answer: Callable[[Request, Exception], Awaitable[Response]]
+    ) -> None:
         self.app, self.answer = app, answer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -368,12 +465,23 @@ class _Failures:
 
         try:
             await self.app(scope, receive, sending)
-        except Exception:
+        except Exception as error:
             if started or scope["type"] != "http":
                 raise
-            _LOG.exception("the endpoint failed; answered 500")
-            response = await self.answer(Request(scope))
+            if isinstance(error, _UNREACHABLE):
+                _LOG.warning("the database cannot be reached (%s); answered 503", error)
+            else:
+                _LOG.exception("the endpoint failed; answered 500")
+            response = await self.answer(Request(scope), error)
             await response(scope, receive, send)
+
+
+def _unavailable(*, thread_shaped: bool) -> Response:
+    """503, `Retry-After: 1`: the database cannot be reached now (D-fleet, D-server-errors)."""
+    violation = Violation(ErrorKey.SERVER_ERROR, None, _UNAVAILABLE, "server.database_reachable")
+    envelope = ContactPathResult(value=None, violations=(violation,)).envelope()
+    body = {"error": 503, "message": _UNAVAILABLE} if thread_shaped else envelope
+    return _reply(503, body, {"Retry-After": "1"})
 
 
 class _Anything(Convertor[str]):
@@ -453,6 +561,27 @@ def _setting(name: str, read: Callable[[str], T], *, required: bool = False) -> 
         return read(text)
     except ValueError as error:
         _stop(f"{name} {error}", _SETTING_STATUS)
+
+
+def _redis_url(text: str) -> str:
+    """A Redis URL, as redis-py reads it (`redis://`, `rediss://` or `unix://`)."""
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"must be a redis:// URL, not {text!r}")
+    return text
+
+
+def _check_postgresql(url: str) -> None:
+    """Stop unless `url` is a PostgreSQL database with the server's tables (made by `seed.py`)."""
+    try:
+        with closing(store.connect(url)) as connection:
+            tables = store.table_names(connection)
+    except (store.Unavailable, psycopg.Error) as error:
+        _stop(f"the database {url!r} cannot be used ({store.one_line(error)})", _DATABASE_STATUS)
+    missing = sorted(store.TABLES - tables)
+    if missing:
+        python = shlex.quote(os.path.relpath(sys.executable))
+        hint = f"make them with: {python} -m examples.server.seed {shlex.quote(url)}"
+        _stop(f"the database {url!r} lacks the table(s) {', '.join(missing)}; {hint}", 1)
 
 
 def _check_database(database: str | Path) -> None:

@@ -67,12 +67,15 @@ CREATE TABLE threads (
     thread TEXT NOT NULL  -- the thread of spec 2.6, as its wire JSON
 );
 
+-- A row is a claim while its request runs (`claim` set, `status` and `body` NULL, `stored_at`
+-- the time of the claim), then the stored response (D-idempotency-claim, D-fleet).
 CREATE TABLE idempotency_records (
     api_key TEXT NOT NULL,
     idempotency_key TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
-    status INTEGER NOT NULL,
-    body TEXT NOT NULL,  -- the JSON body sent
-    stored_at REAL NOT NULL,  -- wall-clock seconds (time.time())
+    status INTEGER,
+    body TEXT,  -- the JSON body sent
+    stored_at REAL NOT NULL,  -- wall-clock seconds (the database's clock in PostgreSQL)
+    claim TEXT,  -- the random token of the request that holds the claim; NULL once stored
     PRIMARY KEY (api_key, idempotency_key)
 );

@@ -1,5 +1,8 @@
 """Make a database for the reference server: `python -m examples.server.seed demo.db`.
 
+The database is an SQLite file, or a PostgreSQL database named by a `postgresql://` URL
+(`python -m examples.server.seed postgresql://user@host/campaigns`, docs/guides/fleet.md).
+
 Two organizations: Acme, in good standing, and Overdrawn, whose billing limit is reached. Each
 has an API key and an agent with a phone and a WhatsApp integration; Acme also has thread tags,
 a campaign with one contact, a thread, and the agents and integrations that the bundled
@@ -11,12 +14,11 @@ them is created as it is. The names below are what the end-to-end tests and the 
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from contextlib import closing
 from pathlib import Path
 
-from examples.server import store
+from examples.server import postgres, store
 
 from campaign_rules import to_wire, validate_create
 
@@ -82,7 +84,7 @@ class SeedError(Exception):
 
 
 def seed(database: str | Path) -> bool:
-    """Create the schema and the demo records in a new (or empty) database file.
+    """Create the schema and the demo records in a new (or empty) database file or URL.
 
     A database seeded before is left as it is, so running the script again is harmless: the
     answer is then `False`. A file that is not an SQLite database, or one that holds other
@@ -96,12 +98,16 @@ def seed(database: str | Path) -> bool:
             if tables:
                 raise SeedError(f"{database} holds tables that are not the server's")
             _seed_records(connection)
-    except sqlite3.DatabaseError as error:  # not an SQLite file, or a folder that is missing
-        raise SeedError(f"{database} cannot be used as an SQLite database ({error})") from None
+    except store.Unavailable as error:
+        raise SeedError(str(error)) from None
+    except store.DatabaseError as error:  # not an SQLite file, a folder that is missing
+        engine = "a PostgreSQL" if postgres.is_url(database) else "an SQLite"
+        reason = store.one_line(error)
+        raise SeedError(f"{database} cannot be used as {engine} database ({reason})") from None
     return True
 
 
-def _seed_records(connection: sqlite3.Connection) -> None:
+def _seed_records(connection: store.Connection) -> None:
     store.create_schema(connection)
     connection.executemany(
         "INSERT INTO organizations (id, name, billing_limit_reached) VALUES (?, ?, ?)",
@@ -146,7 +152,7 @@ def _seed_records(connection: sqlite3.Connection) -> None:
     )
 
 
-def _seed_campaign(connection: sqlite3.Connection) -> None:
+def _seed_campaign(connection: store.Connection) -> None:
     campaign = validate_create(_CAMPAIGN).value
     assert campaign is not None, "the seed campaign must be valid"
     connection.execute(
@@ -156,11 +162,17 @@ def _seed_campaign(connection: sqlite3.Connection) -> None:
     )
     row = {**CONTACT, "extracted_data": json.dumps(CONTACT["extracted_data"])}
     row["tags"] = json.dumps(CONTACT["tags"])
+    row["has_follow_up"] = int(CONTACT["has_follow_up"])  # an INTEGER column, 0 or 1
     columns = ", ".join(row)
     connection.execute(
         f"INSERT INTO contacts (campaign_id, {columns}) VALUES (?{', ?' * len(row)})",
         (CAMPAIGN_ID, *row.values()),
     )
+    if isinstance(connection, postgres.Connection):
+        # An identity column counts from 1 whatever was inserted; the next campaign is 1043.
+        connection.execute(
+            "SELECT setval(pg_get_serial_sequence('campaigns', 'id'), max(id)) FROM campaigns"
+        )
 
 
 def add_api_key(database: str | Path, organization: int, key: str) -> None:
@@ -180,7 +192,10 @@ def main(arguments: list[str]) -> int:
         print(_USAGE)
         return 0
     if len(arguments) != 1 or arguments[0].startswith("-"):
-        print(f"{_USAGE} (the SQLite file to create, e.g. demo.db)", file=sys.stderr)
+        print(
+            f"{_USAGE} (the SQLite file to create, e.g. demo.db, or a postgresql:// URL)",
+            file=sys.stderr,
+        )
         return 2
     database = arguments[0]
     keys = f"API keys {ACME_KEY!r} and {OVERDRAWN_KEY!r}"

@@ -1,8 +1,9 @@
-"""The reference server's records, in SQLite: a `campaign_rules.Directory` and the stores.
+"""The reference server's records, in SQLite or PostgreSQL: a `Directory` and the stores.
 
 Nothing here decides anything about a request: the rules are the library's. This module only
 answers the questions the library asks (does this agent exist? is the billing limit reached?)
-and keeps what the server has decided (campaigns, idempotency records).
+and keeps what the server has decided (campaigns, idempotency records and claims). Each
+statement is written once, in SQL both engines read (`postgres.py`, D-fleet).
 """
 
 from __future__ import annotations
@@ -10,37 +11,80 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 import attrs
+import psycopg
+from examples.server import postgres
 
-from campaign_rules.idempotency import IdempotencyRecord
+from campaign_rules.idempotency import IdempotencyClaim, IdempotencyRecord
 
 SCHEMA = Path(__file__).with_name("schema.sql")
 # The tables of `schema.sql`: the server refuses to start on a database that lacks one.
 TABLES = frozenset(re.findall(r"^CREATE TABLE (\w+)", SCHEMA.read_text("utf-8"), re.MULTILINE))
+# A connection to either engine: both take the statements below as they are.
+Connection = sqlite3.Connection | postgres.Connection
+# What either engine raises for a database it cannot use.
+DatabaseError = (sqlite3.DatabaseError, psycopg.Error)
 
 
-def connect(database: str | Path) -> sqlite3.Connection:
-    """A connection with autocommit off until `BEGIN`: every write below is in a transaction."""
+class Unavailable(Exception):
+    """The database cannot be reached now: the server answers 503 (D-fleet)."""
+
+
+def connect(database: str | Path) -> Connection:
+    """A connection with autocommit off until `BEGIN`: every write below is in a transaction.
+
+    `database` is an SQLite file or a `postgresql://` URL; `Unavailable` when PostgreSQL does
+    not answer.
+    """
+    if postgres.is_url(database):
+        try:
+            return postgres.Connection(str(database))
+        except psycopg.OperationalError as error:
+            raise Unavailable(f"PostgreSQL cannot be reached: {one_line(error)}") from None
     connection = sqlite3.connect(database, timeout=10.0, isolation_level=None)
     connection.row_factory = sqlite3.Row
     connection.execute("PRAGMA foreign_keys = ON")
     return connection
 
 
-def table_names(connection: sqlite3.Connection) -> frozenset[str]:
+def one_line(error: BaseException) -> str:
+    """An error's message on one line (libpq's run over several, with tabs)."""
+    return " ".join(str(error).split())
+
+
+def table_names(connection: Connection) -> frozenset[str]:
     """The names of the tables the database holds."""
+    if isinstance(connection, postgres.Connection):
+        rows = connection.execute(
+            "SELECT table_name AS name FROM information_schema.tables"
+            " WHERE table_schema = current_schema()"
+        )
+        return frozenset(row["name"] for row in rows)
     rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     return frozenset(row[0] for row in rows)
 
 
-def create_schema(connection: sqlite3.Connection) -> None:
+def create_schema(connection: Connection) -> None:
     """Create the tables of `schema.sql` in an empty database."""
-    connection.executescript(SCHEMA.read_text(encoding="utf-8"))
+    schema = SCHEMA.read_text(encoding="utf-8")
+    if isinstance(connection, postgres.Connection):
+        connection.executescript(postgres.postgresql_schema(schema))
+        return
+    connection.executescript(schema)
     # Readers never wait for the writer, so the GET endpoints run while a create commits.
     connection.execute("PRAGMA journal_mode = WAL")
+
+
+def clock(connection: Connection) -> float:
+    """Wall-clock seconds: PostgreSQL's own, which every instance shares; SQLite's machine's."""
+    if isinstance(connection, postgres.Connection):
+        row = connection.execute("SELECT EXTRACT(EPOCH FROM clock_timestamp())::float8 AS now")
+        return float(row.fetchone()["now"])
+    return time.time()
 
 
 @attrs.frozen
@@ -51,7 +95,7 @@ class Organization:
     billing_limit_reached: bool
 
 
-def organization_of(connection: sqlite3.Connection, api_key: str) -> Organization | None:
+def organization_of(connection: Connection, api_key: str) -> Organization | None:
     """The organization of `api_key`, or `None` for a key nobody issued."""
     row = connection.execute(
         "SELECT o.id, o.billing_limit_reached FROM api_keys AS k"
@@ -67,7 +111,7 @@ def organization_of(connection: sqlite3.Connection, api_key: str) -> Organizatio
 class OrganizationDirectory:
     """The `campaign_rules.Directory` of one organization: what `validate_create` looks up."""
 
-    connection: sqlite3.Connection
+    connection: Connection
     organization: Organization
 
     def agent_exists(self, agent_id: str) -> bool:
@@ -106,17 +150,41 @@ class OrganizationDirectory:
         return self.connection.execute(query, parameters).fetchone() is not None
 
 
-def idempotency_record(
-    connection: sqlite3.Connection, api_key: str, idempotency_key: str
-) -> IdempotencyRecord | None:
-    """The record stored under (API key, Idempotency-Key), or `None`."""
+def claim_key(
+    connection: Connection,
+    api_key: str,
+    idempotency_key: str,
+    claim: IdempotencyClaim,
+    token: str,
+) -> bool:
+    """Claim (API key, Idempotency-Key) for a request about to run; `False` if it has a row."""
     row = connection.execute(
-        "SELECT fingerprint, status, body, stored_at FROM idempotency_records"
-        " WHERE api_key = ? AND idempotency_key = ?",
+        "INSERT INTO idempotency_records"
+        " (api_key, idempotency_key, fingerprint, status, body, stored_at, claim)"
+        " VALUES (?, ?, ?, NULL, NULL, ?, ?)"
+        " ON CONFLICT (api_key, idempotency_key) DO NOTHING RETURNING claim",
+        (api_key, idempotency_key, claim.fingerprint, claim.claimed_at, token),
+    ).fetchone()
+    return row is not None
+
+
+def idempotency_entry(
+    connection: Connection, api_key: str, idempotency_key: str
+) -> IdempotencyRecord | IdempotencyClaim | None:
+    """The record or claim under (API key, Idempotency-Key), locked to the end of the transaction.
+
+    SQLite's `BEGIN IMMEDIATE` holds the whole database; PostgreSQL locks the row.
+    """
+    lock = " FOR UPDATE" if isinstance(connection, postgres.Connection) else ""
+    row = connection.execute(
+        "SELECT fingerprint, status, body, stored_at, claim FROM idempotency_records"
+        f" WHERE api_key = ? AND idempotency_key = ?{lock}",
         (api_key, idempotency_key),
     ).fetchone()
     if row is None:
         return None
+    if row["claim"] is not None:
+        return IdempotencyClaim(fingerprint=row["fingerprint"], claimed_at=row["stored_at"])
     return IdempotencyRecord(
         fingerprint=row["fingerprint"],
         status=row["status"],
@@ -125,27 +193,63 @@ def idempotency_record(
     )
 
 
-def store_idempotency_record(
-    connection: sqlite3.Connection, api_key: str, idempotency_key: str, record: IdempotencyRecord
+def take_claim(
+    connection: Connection,
+    api_key: str,
+    idempotency_key: str,
+    claim: IdempotencyClaim,
+    token: str,
 ) -> None:
-    """Store `record` under (API key, Idempotency-Key), replacing an expired one."""
+    """Claim the key in place of an expired record or claim (the row is locked, or gone)."""
     connection.execute(
-        "INSERT OR REPLACE INTO idempotency_records"
-        " (api_key, idempotency_key, fingerprint, status, body, stored_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            api_key,
-            idempotency_key,
-            record.fingerprint,
-            record.status,
-            json.dumps(record.body, allow_nan=False),
-            record.stored_at,
-        ),
+        "INSERT INTO idempotency_records"
+        " (api_key, idempotency_key, fingerprint, status, body, stored_at, claim)"
+        " VALUES (?, ?, ?, NULL, NULL, ?, ?) ON CONFLICT (api_key, idempotency_key) DO UPDATE"
+        " SET fingerprint = excluded.fingerprint, status = NULL, body = NULL,"
+        " stored_at = excluded.stored_at, claim = excluded.claim",
+        (api_key, idempotency_key, claim.fingerprint, claim.claimed_at, token),
     )
 
 
+def finish_claim(
+    connection: Connection,
+    api_key: str,
+    idempotency_key: str,
+    token: str,
+    record: IdempotencyRecord,
+) -> bool:
+    """Store the response in place of this request's claim; `False` if the claim was lost.
+
+    The compare-and-set on `token` is what makes the campaign inserted in the same transaction
+    exist once per key: a claim taken over by another request is no longer this one's.
+    """
+    row = connection.execute(
+        "UPDATE idempotency_records SET status = ?, body = ?, stored_at = ?, claim = NULL"
+        " WHERE api_key = ? AND idempotency_key = ? AND claim = ? RETURNING status",
+        (
+            record.status,
+            json.dumps(record.body, allow_nan=False),
+            record.stored_at,
+            api_key,
+            idempotency_key,
+            token,
+        ),
+    ).fetchone()
+    return row is not None
+
+
+def release_claim(connection: Connection, api_key: str, idempotency_key: str, token: str) -> bool:
+    """Remove this request's claim, whose response is not stored; `False` if it was lost."""
+    row = connection.execute(
+        "DELETE FROM idempotency_records"
+        " WHERE api_key = ? AND idempotency_key = ? AND claim = ? RETURNING claim",
+        (api_key, idempotency_key, token),
+    ).fetchone()
+    return row is not None
+
+
 def insert_campaign(
-    connection: sqlite3.Connection,
+    connection: Connection,
     organization: Organization,
     *,
     status: str,
@@ -154,17 +258,16 @@ def insert_campaign(
     campaign: dict[str, Any],
 ) -> int:
     """Store a created campaign and return its id."""
-    cursor = connection.execute(
+    row = connection.execute(
         "INSERT INTO campaigns (organization_id, status, created_at, agent_name, campaign)"
-        " VALUES (?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?) RETURNING id",
         (organization.id, status, created_at, agent_name, json.dumps(campaign, allow_nan=False)),
-    )
-    assert cursor.lastrowid is not None  # an INSERT into a rowid table always has one
-    return cursor.lastrowid
+    ).fetchone()
+    return int(row["id"])
 
 
 def contact_members(
-    connection: sqlite3.Connection, organization: Organization, campaign_id: int, contact_id: int
+    connection: Connection, organization: Organization, campaign_id: int, contact_id: int
 ) -> tuple[bool, dict[str, Any] | None]:
     """Whether the organization has the campaign, and the contact's wire members, if any."""
     campaign = connection.execute(
@@ -187,7 +290,7 @@ def contact_members(
 
 
 def thread_members(
-    connection: sqlite3.Connection, organization: Organization, thread_id: str
+    connection: Connection, organization: Organization, thread_id: str
 ) -> Any | None:
     """The organization's thread `thread_id`, as stored (decoded JSON), or `None`."""
     row = connection.execute(

@@ -5,8 +5,10 @@ fingerprint (`request_fingerprint`, D-fingerprint) and decides what to do with a
 seen before (`decide_idempotency`, D-idempotency). Stripe's published semantics are the model:
 within the window, a request with a stored key and the same fingerprint gets the stored
 response again and runs nothing; one with a stored key and another fingerprint is refused; a
-key past the window is free again. The store itself (keyed by API key and `Idempotency-Key`,
-written atomically) is the server's.
+key past the window is free again. A key may also be claimed by a request still running
+(`IdempotencyClaim`, D-idempotency-claim): the same request meanwhile is told to retry after a
+second, and a claim left by a process that died is released after `IDEMPOTENCY_CLAIM_SECONDS`.
+The store itself (keyed by API key and `Idempotency-Key`, written atomically) is the server's.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import attrs
 from campaign_rules._core.json import as_integer, as_string, json_type
 from campaign_rules._core.limits import (
     HTTP_STATUSES,
+    IDEMPOTENCY_CLAIM_SECONDS,
+    IDEMPOTENCY_IN_USE_RETRY_SECONDS,
     IDEMPOTENCY_STORED_STATUSES,
     IDEMPOTENCY_WINDOW_SECONDS,
 )
@@ -33,8 +37,10 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = [
+    "IDEMPOTENCY_CLAIM_SECONDS",
     "FingerprintResult",
     "IdempotencyAction",
+    "IdempotencyClaim",
     "IdempotencyDecision",
     "IdempotencyKeyResult",
     "IdempotencyRecord",
@@ -131,16 +137,36 @@ class IdempotencyRecord:
 
 
 @attrs.frozen
+class IdempotencyClaim:
+    """A key claimed by a request that is still running: no response is stored yet.
+
+    A server that stores a claim before it runs the request (so that other processes see the
+    key taken) passes it to `decide_idempotency` as it passes a record. `fingerprint` is the
+    claiming request's; `claimed_at` is wall-clock seconds (`time.time()`, or better the
+    store's own clock, which every instance shares) (D-idempotency-claim).
+    """
+
+    fingerprint: str
+    claimed_at: float
+
+
+@attrs.frozen
 class IdempotencyDecision(Outcome[IdempotencyRecord]):
     """The outcome of `decide_idempotency`: `action`, and on a replay the stored record.
 
     `value` is the record to replay, `None` otherwise. `status` is the stored status on a
     replay, 400 (`INVALID_REQUEST`, field `Idempotency-Key`) when the key was used for another
-    request, 500 (`SERVER_ERROR`) when the server's own arguments are unusable, and 200 on
-    execute (the request goes on).
+    request, 429 (`RATE_LIMITED`, field `Idempotency-Key`) when the same request still runs
+    under a claim, with `retry_after` seconds (D-idempotency-claim), 500 (`SERVER_ERROR`) when
+    the server's own arguments are unusable, and 200 on execute (the request goes on).
     """
 
     action: IdempotencyAction
+    retry_after: int = 0
+
+    def headers(self) -> dict[str, str]:
+        """The response headers: `Retry-After` in whole seconds while the key is claimed."""
+        return {"Retry-After": str(self.retry_after)} if self.retry_after > 0 else {}
 
     _ok_status: ClassVar[int] = 200
 
@@ -161,6 +187,7 @@ def decide_idempotency(
     now: object,
     *,
     window_seconds: object = IDEMPOTENCY_WINDOW_SECONDS,
+    claim_seconds: object = IDEMPOTENCY_CLAIM_SECONDS,
 ) -> IdempotencyDecision:
     """Decide what to do with a request whose `Idempotency-Key` the store may know (D-idempotency).
 
@@ -169,13 +196,22 @@ def decide_idempotency(
     clock in seconds. A record is live while `now - stored_at < window_seconds` (24 hours by
     default); a clock reading or `stored_at` that is not a finite number never expires it,
     since running a request twice is the worse error. Live and the same fingerprint: replay;
-    live and another: reject. Never raises for any value.
+    live and another: reject. `stored` may also be an `IdempotencyClaim`, live while
+    `now - claimed_at < claim_seconds` (60 by default): the same fingerprint is refused with
+    `RATE_LIMITED` and `retry_after` (the request still runs), another is rejected as a reused
+    key, and a claim past its time (its process died) is free: execute (D-idempotency-claim).
+    Never raises for any value.
     """
     incoming, window = as_string(fingerprint), _seconds(window_seconds)
+    claim_window = _seconds(claim_seconds)
     if incoming is None or window is None or window < 0:
         return _refused(IdempotencyState("an unusable fingerprint or window", reused=False))
+    if claim_window is None or claim_window < 0:
+        return _refused(IdempotencyState("an unusable claim time", reused=False))
     if stored is None:
         return _EXECUTE
+    if type(stored) is IdempotencyClaim:
+        return _decide_claim(stored, incoming, now, claim_window)
     if type(stored) is not IdempotencyRecord:
         unusable = "a stored entry that is not an IdempotencyRecord"
         return _refused(IdempotencyState(unusable, reused=False))
@@ -188,6 +224,26 @@ def decide_idempotency(
     if record.fingerprint != incoming:
         return _refused(IdempotencyState(None, reused=True))
     return IdempotencyDecision(value=record, violations=(), action=IdempotencyAction.REPLAY)
+
+
+def _decide_claim(
+    claim: IdempotencyClaim, incoming: str, now: object, claim_window: Fraction
+) -> IdempotencyDecision:
+    """A key claimed by a request still running, or by one whose process died."""
+    claimed = as_string(claim.fingerprint)
+    if claimed is None:
+        return _refused(IdempotencyState("a stored claim with an unusable fingerprint", False))
+    if _expired(claim.claimed_at, now, claim_window):
+        return _EXECUTE  # D-idempotency-claim: its process died; nothing of it was stored
+    if claimed != incoming:
+        return _refused(IdempotencyState(None, reused=True))
+    violations = run_rules(IdempotencyState(None, reused=False, in_use=True), IDEMPOTENCY_RULES)
+    return IdempotencyDecision(
+        value=None,
+        violations=violations,
+        action=IdempotencyAction.REJECT,
+        retry_after=IDEMPOTENCY_IN_USE_RETRY_SECONDS,
+    )
 
 
 def is_storable_status(status: object) -> bool:

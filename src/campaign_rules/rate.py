@@ -8,6 +8,11 @@ moves nothing. Time is an integer count of nanoseconds, and every time is multip
 `requests`, so that the emission interval (`period / requests`) is a whole number and the
 arithmetic is exact: no rounding can refuse a request at the limit or allow one past it.
 
+`decide_rate` is the same decision as one pure step over a key's state kept elsewhere (a store
+that several processes and machines share, read against the store's own clock): it gives the
+new state to write, with an atomic compare-and-set, beside the answer (D-rate-shared).
+`RateLimiter` is the case of one process, its states in a dict.
+
 The limiter is pure: the caller passes the clock in, and nothing sleeps, waits or starts a
 thread. A server asks it before serving a request; an SDK asks it before sending one, and
 sleeps for `retry_after` when told to.
@@ -31,6 +36,7 @@ from campaign_rules._core.limits import (
 from campaign_rules._core.outcome import Outcome, status_body
 from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import RATE_RULES
+from campaign_rules._server.gcra import gcra_step
 from campaign_rules._server.request_state import RateRequest, whole_seconds
 
 # The spec's rate is public too: a client that paces itself derives its margin from it
@@ -39,8 +45,10 @@ __all__ = [
     "RATE_LIMIT_BURST",
     "RATE_LIMIT_PERIOD_NS",
     "RATE_LIMIT_REQUESTS",
+    "RateDecision",
     "RateLimiter",
     "RateResult",
+    "decide_rate",
 ]
 
 
@@ -148,11 +156,12 @@ class RateLimiter:
         """Count the request when the rate allows it and return 0, else the exact wait in ns."""
         now = reading * self._requests
         self._note(now)
-        arrival = self._arrivals.get(name, now)
-        earliest = arrival - self._tolerance
-        if now < earliest:
-            return -((now - earliest) // self._requests)  # ceiling division
-        self._arrivals[name] = max(arrival, now) + self._interval
+        arrival, wait = gcra_step(
+            self._arrivals.get(name), now, self._interval, self._tolerance, self._requests
+        )
+        if arrival is None:
+            return wait
+        self._arrivals[name] = arrival
         if len(self._arrivals) > max(RATE_LIMIT_SWEEP_FLOOR, 2 * self._swept_size):
             # As of this request's own reading: a wrong reading far ahead empties the table
             # at most once, rather than at every later sweep.
@@ -181,6 +190,69 @@ class RateLimiter:
     def _sweep(self, now: int) -> None:
         self._arrivals = {name: tat for name, tat in self._arrivals.items() if tat > now}
         self._swept_size = len(self._arrivals)
+
+
+@attrs.frozen
+class RateDecision(RateResult):
+    """The outcome of `decide_rate`: a `RateResult`, and the key's state to store.
+
+    `state` is the new state when the request is allowed: an `int` to write in place of the
+    state read, with a compare-and-set (if the store's state changed since it was read, read
+    and decide again). It is `None` when nothing is to be written: a refused request changes no
+    state, so its refusal stands without a write. `state_ttl_ns` is how long the written state
+    matters: after that many nanoseconds of the clock it is the same as no state, so a store
+    may expire it then (Redis `SET ... PX`), and its memory is one key per recent caller.
+    """
+
+    state: int | None = None
+    state_ttl_ns: int = 0
+
+
+def decide_rate(
+    stored: object,
+    key: object,
+    now_ns: object,
+    *,
+    requests: object = RATE_LIMIT_REQUESTS,
+    period_ns: object = RATE_LIMIT_PERIOD_NS,
+    burst: object = RATE_LIMIT_BURST,
+) -> RateDecision:
+    """Decide one request of `key` at `now_ns` over the key's stored state (D-rate-shared).
+
+    The step of `RateLimiter.acquire`, with the state passed in and out: `stored` is what an
+    earlier decision gave as `state` for this key and these settings (an `int`), or `None` when
+    the store holds none (or it expired). `now_ns` is integer nanoseconds of a clock every
+    instance shares, such as the store's own (Redis `TIME`); a clock that goes back grants a
+    key nothing beyond its burst, as in D-rate-limit. Allowed: `ok`, and `state` to write.
+    Refused: `RATE_LIMITED` with the exact `retry_after_ns`, nothing to write. An unusable
+    key, clock, stored state or setting is `SERVER_ERROR`, nothing to write. Never raises.
+    """
+    name, reading, arrival = as_string(key), _reading(now_ns), _reading(stored)
+    rate, period, size = _positive(requests), _positive(period_ns), _positive(burst)
+    # D-rate-shared: what the server gave that cannot be read is its bug: nothing is written.
+    if rate is None or period is None or size is None:
+        return _unusable(name, reading, "a setting that is not a positive int")
+    if stored is not None and arrival is None:
+        return _unusable(name, reading, "a stored state that is not an int")
+    if name is None or reading is None:
+        return _unusable(name, reading, None)
+    now = reading * rate
+    state, wait = gcra_step(arrival, now, period, (size - 1) * period, rate)
+    violations = run_rules(RateRequest(name, reading, wait), RATE_RULES)
+    if state is None:
+        return RateDecision(value=None, violations=violations, retry_after_ns=wait)
+    ttl = -((now - state) // rate)  # the state matters while it is ahead of the clock
+    return RateDecision(value=name, violations=violations, state=state, state_ttl_ns=ttl)
+
+
+def _unusable(name: str | None, reading: int | None, unusable: str | None) -> RateDecision:
+    violations = run_rules(RateRequest(name, reading, 0, unusable), RATE_RULES)
+    return RateDecision(value=None, violations=violations)
+
+
+def _positive(setting: object) -> int | None:
+    """A setting when it is a positive exact `int`, as `RateLimiter` requires its own."""
+    return setting if type(setting) is int and setting > 0 else None
 
 
 def _reading(now_ns: object) -> int | None:

@@ -36,6 +36,8 @@ __all__ = [
     "FINGERPRINT_MAX_INTEGER_BITS",
     "FINGERPRINT_MAX_VALUES",
     "HTTP_STATUSES",
+    "IDEMPOTENCY_CLAIM_SECONDS",
+    "IDEMPOTENCY_IN_USE_RETRY_SECONDS",
     "IDEMPOTENCY_KEY_MAX_LENGTH",
     "IDEMPOTENCY_NOT_STORED_STATUSES",
     "IDEMPOTENCY_STORED_STATUSES",
@@ -229,6 +231,15 @@ RATE_LIMIT_SWEEP_FLOOR: Final = 1024
 
 # spec 4.1 rule 2, D-idempotency: a stored response is replayed for 24 hours.
 IDEMPOTENCY_WINDOW_SECONDS: Final = 24 * 60 * 60
+# D-idempotency-claim: a key claimed by a request that is still running, with no response stored
+# yet, is released 60 seconds after the claim: the claim of a process that died (killed, or its
+# machine lost) must not hold its key for the whole window, and a create's claim lives for one
+# request, far shorter than a minute (the reference server's statements time out after seconds),
+# so a live one is never taken over. A request that finds its key claimed is told to come back
+# in 1 second (`Retry-After`): a create takes milliseconds, and one second is the least
+# `Retry-After` can say.
+IDEMPOTENCY_CLAIM_SECONDS: Final = 60
+IDEMPOTENCY_IN_USE_RETRY_SECONDS: Final = 1
 # D-idempotency-key: 1 to 255 visible ASCII characters (Stripe's maximum; a UUID is 36).
 IDEMPOTENCY_KEY_MAX_LENGTH: Final = 255
 

@@ -1,7 +1,8 @@
 """Rules on the parts of a request outside its body: path parameters and headers.
 
 Sources: spec 4.1 rule 2, 4.2, 4.3, 8; D-path-ids, D-thread-id, D-idempotency-key,
-D-fingerprint, D-idempotency, D-rate-limit.
+D-fingerprint, D-idempotency, D-idempotency-claim, D-rate-limit,
+D-rate-shared.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Final
 
 from campaign_rules._core.json import as_string
 from campaign_rules._core.limits import (
+    IDEMPOTENCY_IN_USE_RETRY_SECONDS,
     IDEMPOTENCY_KEY_MAX_LENGTH,
     PATH_ID_MAX,
     THREAD_ID_MAX_LENGTH,
@@ -32,8 +34,10 @@ __all__ = [
     "contact_id_is_positive_integer",
     "idempotency_arguments_are_usable",
     "idempotency_key_is_visible_ascii",
+    "key_not_in_use",
     "rate_key_is_usable",
     "same_request_for_key",
+    "shared_state_is_usable",
     "thread_id_is_url_safe",
     "within_rate_limit",
 ]
@@ -114,10 +118,33 @@ def same_request_for_key(state: IdempotencyState, findings: list[Finding]) -> No
         )
 
 
+def key_not_in_use(state: IdempotencyState, findings: list[Finding]) -> None:
+    """Reports at the header's name a key claimed by the same request, still running.
+
+    The wait it names is `Retry-After`'s, which `IdempotencyDecision.headers()` gives.
+    """
+    if state.in_use:
+        seconds = IDEMPOTENCY_IN_USE_RETRY_SECONDS
+        unit = "second" if seconds == 1 else "seconds"
+        findings.append(
+            Finding(
+                IDEMPOTENCY_KEY_FIELD,
+                "a request with this Idempotency-Key is still running:"
+                f" retry after {seconds} {unit}",
+            )
+        )
+
+
 def rate_key_is_usable(request: RateRequest, findings: list[Finding]) -> None:
     """Reports at the root a key the limiter could not read; such a request is not counted."""
     if request.key is None:
         findings.append(Finding(None, "the rate limiter was given an unusable key"))
+
+
+def shared_state_is_usable(request: RateRequest, findings: list[Finding]) -> None:
+    """Reports at the root, by name, a stored state or setting the shared step could not read."""
+    if request.unusable is not None:
+        findings.append(Finding(None, f"the rate step was given {request.unusable}"))
 
 
 def clock_reading_is_usable(request: RateRequest, findings: list[Finding]) -> None:

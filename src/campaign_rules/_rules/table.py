@@ -22,6 +22,7 @@ from campaign_rules._core.limits import (
     COOLDOWN_MINUTES,
     ERROR_STATUSES,
     FILTER_LIST_MAX_ITEMS,
+    IDEMPOTENCY_CLAIM_SECONDS,
     IDEMPOTENCY_KEY_MAX_LENGTH,
     IDEMPOTENCY_WINDOW_SECONDS,
     JSON_INTEGERS,
@@ -234,10 +235,12 @@ FINGERPRINT_RULES: Final[tuple[Rule[CanonicalRequest], ...]] = (
 IDEMPOTENCY_RULES: Final[tuple[Rule[IdempotencyState], ...]] = (
     Rule("idempotency.arguments_are_usable", _500, "D-idempotency", "The server gives the idempotency check usable arguments.", request.idempotency_arguments_are_usable),
     Rule("idempotency.same_request_for_key", ErrorKey.INVALID_REQUEST, "spec 4.1 rule 2; D-idempotency", f"An `Idempotency-Key` seen within {IDEMPOTENCY_WINDOW_SECONDS // 3600} hours comes with the same request.", request.same_request_for_key),
+    Rule("idempotency.key_not_in_use", ErrorKey.RATE_LIMITED, "spec 4.1 rule 2; D-idempotency-claim", f"A request does not come while the same request with its `Idempotency-Key` is still running (claimed within {IDEMPOTENCY_CLAIM_SECONDS} s).", request.key_not_in_use),
 )
 RATE_RULES: Final[tuple[Rule[RateRequest], ...]] = (
     Rule("rate.key_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an API key that is a string.", request.rate_key_is_usable),
     Rule("rate.clock_reading_is_usable", _500, "D-rate-limit", "The server gives the rate limiter an integer nanosecond clock reading.", request.clock_reading_is_usable),
+    Rule("rate.shared_state_is_usable", _500, "D-rate-shared", "The server gives the shared rate step a stored state that is `None` or an `int` it gave, and positive `int` settings.", request.shared_state_is_usable),
     Rule("rate.within_rate_limit", ErrorKey.RATE_LIMITED, "spec 4.2, 8; D-rate-limit, D-rate-scope", f"At most {RATE_LIMIT_REQUESTS} requests per {RATE_LIMIT_PERIOD_NS // NS_PER_SECOND} s per API key and operation, in bursts of {RATE_LIMIT_BURST}.", request.within_rate_limit),
 )
 

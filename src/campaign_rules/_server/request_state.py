@@ -26,11 +26,14 @@ class IdempotencyState:
     """What `decide_idempotency` found: the server's own unusable argument, or a reused key.
 
     `unusable` names the argument the server gave that cannot be read (`None` when all can);
-    `reused` is whether a live record under the key holds another request's fingerprint.
+    `reused` is whether a live record under the key holds another request's fingerprint;
+    `in_use` whether a live claim under the key holds this request's, still running
+    (D-idempotency-claim).
     """
 
     unusable: str | None
     reused: bool
+    in_use: bool = False
 
 
 @attrs.frozen
@@ -38,12 +41,15 @@ class RateRequest:
     """One request put to the limiter: the key and clock reading read, and the wait it got.
 
     `key` and `reading` are `None` when unusable; `wait_ns` is 0 when the request is allowed
-    (or was not counted), else the exact wait in nanoseconds.
+    (or was not counted), else the exact wait in nanoseconds. `unusable` names what else the
+    server gave the shared rate step that cannot be read (its stored state or a setting), `None`
+    when all can (D-rate-shared).
     """
 
     key: str | None
     reading: int | None
     wait_ns: int
+    unusable: str | None = None
 
 
 def whole_seconds(nanoseconds: int) -> int:
