@@ -72,21 +72,34 @@ def stop_on_signals() -> Iterator[None]:
         yield
         return
     global _wake  # one wake-up pipe for the process, as it has one handler
-    read, write = os.pipe()
-    for end in (read, write):
-        os.set_blocking(end, False)
     previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
-    previous_wakeup = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-    _wake = read
+    pipe = _wake_up_pipe()
+    if pipe is not None:
+        previous_wakeup = signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+        _wake = pipe[0]
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        signal.set_wakeup_fd(previous_wakeup)
-        _wake = -1
-        os.close(read)
-        os.close(write)
+        if pipe is not None:
+            signal.set_wakeup_fd(previous_wakeup)
+            _wake = -1
+            for end in pipe:
+                os.close(end)
+
+
+def _wake_up_pipe() -> tuple[int, int] | None:
+    """A pipe for `signal.set_wakeup_fd`, both ends non-blocking.
+
+    `None` where `select` cannot wait on a pipe (Windows): a wait is the system call's there.
+    """
+    if os.name != "posix":
+        return None
+    read, write = os.pipe()
+    for end in (read, write):
+        os.set_blocking(end, False)
+    return read, write
 
 
 def wait_ready(fd: int, *, write: bool = False) -> None:
