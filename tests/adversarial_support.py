@@ -267,7 +267,9 @@ def filter_list(value: Hostile, path: str, update: bool) -> Expected:
 
 
 def filter_item(value: Hostile, path: str, update: bool) -> Expected:
-    return [] if value.kind == "string" and value.text else [(IR, path)]
+    if value.kind == "string" and value.text and _unicode(value.text):
+        return []
+    return [(IR, path)]
 
 
 # D-contact-statuses, written out: cycles are enabled on phone_call campaigns only.
@@ -323,6 +325,11 @@ def _not_blank(text_: str) -> bool:
     return any(not char.isspace() for char in text_)
 
 
+def _unicode(text_: str) -> bool:
+    """D-lone-surrogates: no surrogate code point, which no UTF-8 text holds."""
+    return not any(0xD800 <= ord(char) <= 0xDFFF for char in text_)
+
+
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 WINDOW = ("startTime", "stopTime", "active")
 _SCHEDULE_OF_WED = obj(WEEKDAYS, ("wed",))
@@ -339,17 +346,20 @@ ALWAYS_BAD = text(lambda _: False, required=True)  # agent ids, times: no hostil
 
 # Every field of the creation input: its path, the base payload it is put in, and its check.
 FIELDS: dict[str, tuple[str, Check]] = {
-    "name": ("phone_call", text(lambda t: 0 < len(t) <= 255 and _not_blank(t), required=True)),
-    "description": ("phone_call", text()),
+    "name": (
+        "phone_call",
+        text(lambda t: 0 < len(t) <= 255 and _not_blank(t) and _unicode(t), required=True),
+    ),
+    "description": ("phone_call", text(_unicode)),
     "agent_id": ("phone_call", owner(ALWAYS_BAD)),
-    "integration_id": ("phone_call", owner(text(bool))),
+    "integration_id": ("phone_call", owner(text(lambda t: bool(t) and _unicode(t)))),
     "integration_type": ("phone_call", integration_type),
     "timezone": ("phone_call", text(lambda _: False)),
     "retries": ("phone_call", integer(0, 5)),
     "message_limit": ("phone_call", integer(1, 10_000)),
-    "first_message": ("phone_call", text()),
-    "template": ("whatsapp", text()),
-    "template_alt": ("whatsapp", text()),
+    "first_message": ("phone_call", text(_unicode)),
+    "template": ("whatsapp", text(_unicode)),
+    "template_alt": ("whatsapp", text(_unicode)),
     "scheduling": ("cooldown", obj(WEEKDAYS, ("mon", "tue"))),
     "scheduling.mon": ("cooldown", obj(WINDOW, WINDOW, required=WINDOW)),
     "scheduling.mon.startTime": ("cooldown", ALWAYS_BAD),

@@ -57,6 +57,7 @@ from tests.cases_support import (
     build_payload,
     case_status,
     run_request,
+    run_text,
 )
 from tests.property import strategies as s
 from tests.response_support import body, parse, with_
@@ -548,6 +549,8 @@ def _envelopes_of_the_case_files() -> list[Any]:
         directory = build_directory(case["directory"]) if "directory" in case else None
         if any(source in case for source in REQUEST_SOURCES):
             result = run_request(case)
+        elif "text" in case:
+            result = run_text(case)
         elif "update" in case:
             update = case["update"]
             status = case_status(update.get("status"))

@@ -11,7 +11,7 @@ from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.findings import Finding
 from campaign_rules._core.pointers import pointer_of_path
 
-__all__ = ["Finding", "TextPlaces", "Violation", "placed_in"]
+__all__ = ["Finding", "TextPlaces", "Violation"]
 
 
 class TextPlaces(Protocol):
@@ -105,15 +105,6 @@ def _find_place(violation: Violation, places: TextPlaces) -> None:
         _LINE.__set__(violation, where[0])
         _COLUMN.__set__(violation, where[1])
     _PLACES.__set__(violation, None)
-
-
-def placed_in(violation: Violation, places: TextPlaces) -> Violation:
-    """A copy of `violation` whose line and column `places` finds when first read."""
-    copy: Violation = object.__new__(Violation)
-    for name in ("key", "field", "message", "rule", "pointer"):
-        object.__setattr__(copy, name, getattr(violation, name))
-    _PLACES.__set__(copy, places)
-    return copy
 
 
 Violation.line = _FoundWhenRead(_LINE)  # type: ignore[assignment]

@@ -18,12 +18,12 @@ from campaign_rules._campaign.results import (
     UpdateAccepted,
     UpdateRefused,
 )
-from campaign_rules._core.construct import outcome
+from campaign_rules._core.construct import outcome, placed_copy
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.json_text import place, scan_text
 from campaign_rules._core.limits import BODY_MAX_DEPTH
 from campaign_rules._core.strict_json import BodyReading, read_body
-from campaign_rules._core.violations import Violation, placed_in
+from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import BODY_RULES, STORED_CAMPAIGN_RULES, UPDATE_RULES
 from campaign_rules._rules.validation import create_result, update_result
@@ -85,7 +85,7 @@ def placed_violations(
         return violations
     places = TextPlaces(reading, tuple(v.pointer for v in violations))
     return tuple(
-        violation if violation.rule in unplaced else placed_in(violation, places)
+        violation if violation.rule in unplaced else placed_copy(violation, places)
         for violation in violations
     )
 
