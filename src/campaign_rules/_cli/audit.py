@@ -24,9 +24,9 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import IO, Any, BinaryIO, Final, Protocol
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
+from campaign_rules._cli.options import add_docs_url
 from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers
 from campaign_rules._export.catalogue import catalogue
-from campaign_rules._export.report import DOCS_URL
 from campaign_rules.audit import AuditSummary, audit_chunk, html_report
 
 __all__ = [
@@ -90,12 +90,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="REPORT",
         help="also write the summary as one self-contained HTML page, with charts",
     )
-    audit.add_argument(
-        "--docs-url",
-        metavar="URL",
-        default=DOCS_URL,
-        help=f"the documentation site the report links each rule to (default: {DOCS_URL})",
-    )
+    add_docs_url(audit, "the report links each rule to")
 
 
 def _jobs(text: str) -> int:
