@@ -147,7 +147,7 @@ def test_every_decision_a_rule_cites_is_on_the_decisions_page():
 def test_rules_are_listed_stage_by_stage():
     stages = [info.stage for info in catalogue()]
     in_order = list(dict.fromkeys(stages))
-    assert in_order[:3] == ["create", "lookup", "update"]
+    assert in_order[:4] == ["body", "create", "lookup", "update"]
     assert stages == sorted(stages, key=in_order.index)
 
 

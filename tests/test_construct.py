@@ -73,16 +73,22 @@ def test_both_ways_make_what_the_constructor_makes(cls: type[Any], data: st.Data
         assert hash(made) == hash(expected)
 
 
-@given(st.sampled_from(ErrorKey), st.none() | st.text(max_size=5), st.text(max_size=5), st.text())
+@given(
+    st.sampled_from(ErrorKey),
+    st.none() | st.text(max_size=5),
+    st.text(max_size=5),
+    st.text(),
+    st.text(max_size=8),
+)
 def test_violation_makes_what_the_constructor_makes(
-    key: ErrorKey, field: str | None, message: str, rule: str
+    key: ErrorKey, field: str | None, message: str, rule: str, pointer: str
 ) -> None:
-    # The runner's maker, which sets the four slots by name rather than by `construct`.
-    made = violation(key, field, message, rule)
-    expected = Violation(key, field, message, rule)
+    # The runner's maker, which sets the slots by name rather than by `construct`.
+    made = violation(key, field, message, rule, pointer)
+    expected = Violation(key, field, message, rule, pointer=pointer)
     assert type(made) is Violation
     assert made == expected
-    assert attrs.astuple(made, recurse=False) == (key, field, message, rule)
+    assert attrs.astuple(made, recurse=False) == (key, field, message, rule, pointer, None, None)
     assert hash(made) == hash(expected)
     assert repr(made) == repr(expected)
 

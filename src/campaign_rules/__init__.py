@@ -1,12 +1,12 @@
 """The rules of the Campaign Outreach Service's REST interface, for servers and SDKs alike.
 
-A server answers a create request with::
+A server answers a create request from the bytes it received with::
 
-    result = validate_create(body, directory=records)
+    result = validate_create_json(body_bytes, directory=records)
     if not result.ok:
         return result.status, result.envelope()
 
-and an SDK checks the same body offline, before sending it, with `validate_create(body)`.
+and an SDK checks a decoded body offline, before sending it, with `validate_create(body)`.
 
 The root holds what checking a campaign needs. The rest of the interface lives in public
 modules, one concern each:
@@ -51,7 +51,12 @@ from campaign_rules._core.enums import (
     IntegrationType,
 )
 from campaign_rules._core.violations import Violation
-from campaign_rules._validate import validate_create, validate_update
+from campaign_rules._validate import (
+    validate_create,
+    validate_create_json,
+    validate_update,
+    validate_update_json,
+)
 from campaign_rules._wire.convert import to_wire
 
 __all__ = [
@@ -77,7 +82,9 @@ __all__ = [
     "openapi",
     "to_wire",
     "validate_create",
+    "validate_create_json",
     "validate_update",
+    "validate_update_json",
 ]
 
 __version__ = "0.2.0"

@@ -46,6 +46,7 @@ from campaign_rules._core.limits import (
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
 )
+from campaign_rules._core.unicode import has_surrogate
 
 __all__ = [
     "WINDOW_PATHS",
@@ -353,7 +354,12 @@ class Document:
         self.channel: IntegrationType | None = _CHANNELS.get(self.integration_type_text or "")
         agent_id = self.agent_id_text
         self.agent_id: str | None = lower_case_uuid_v4(agent_id) if agent_id is not None else None
-        self.integration_id: str | None = self.integration_id_text or None
+        integration_id = self.integration_id_text
+        # Well-formed: not empty, and Unicode text, which a store can be asked for
+        # (D-lone-surrogates); an ASCII id is told at once.
+        self.integration_id: str | None = (
+            integration_id if integration_id and not has_surrogate(integration_id) else None
+        )
 
         raw_cycles = members.get("cycles")
         cycles = read_object(raw_cycles)

@@ -74,19 +74,23 @@ def slots_filled(cls: type[T], values: tuple[object, ...]) -> T:
     return instance
 
 
-def violation(key: ErrorKey, field: str | None, message: str, rule: str) -> Violation:
-    """`Violation(key, field, message, rule)`, made as `construct` makes it.
+def violation(key: ErrorKey, field: str | None, message: str, rule: str, pointer: str) -> Violation:
+    """`Violation(key, field, message, rule, pointer=pointer)`, made as `construct` makes it.
 
-    The runner makes one for each finding of a rule: the compiled build sets the four slots by
-    name, with no tuple of values, no look-up of the class's fields and no loop (issue 22).
+    The runner makes one for each finding of a rule: the compiled build sets the slots by
+    name, with no tuple of values, no look-up of the class's fields and no loop (issue 22);
+    `line` and `column` are `None`, as for any violation not placed in a text.
     """
     if not COMPILED:
-        return Violation(key, field, message, rule)
+        return Violation(key, field, message, rule, pointer=pointer)
     made: Violation = _new(_VIOLATION)
     object.__setattr__(made, "key", key)
     object.__setattr__(made, "field", field)
     object.__setattr__(made, "message", message)
     object.__setattr__(made, "rule", rule)
+    object.__setattr__(made, "pointer", pointer)
+    object.__setattr__(made, "line", None)
+    object.__setattr__(made, "column", None)
     return made
 
 
@@ -139,8 +143,9 @@ def _has_keyword_only_fields(cls: type) -> bool:
 # class the first time it fills one. A `Final` name, not the imported class: compiled, a module
 # global of a class defined elsewhere is a dictionary look-up at each use.
 _VIOLATION: Final = Violation
-if _slot_names(_VIOLATION) != ("key", "field", "message", "rule"):
-    raise TypeError("the fields of Violation are not key, field, message and rule")
+_VIOLATION_FIELDS: Final = ("key", "field", "message", "rule", "pointer", "line", "column")
+if _slot_names(_VIOLATION) != _VIOLATION_FIELDS:
+    raise TypeError(f"the fields of Violation are not {', '.join(_VIOLATION_FIELDS)}")
 # And `outcome` these two.
 if _slot_names(Outcome) != ("value", "violations"):
     raise TypeError("the fields of Outcome are not value and violations")

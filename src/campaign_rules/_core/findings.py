@@ -28,14 +28,16 @@ class Finding:
     rule table, so that what the catalogue says of a rule is what its violations carry.
     `made` is the violation the runner made of it (`None` until then), which it gives again
     for this finding (`_rules.runner`); typed `object`, since `_core.violations` imports this
-    module.
+    module. `pointer` is the member's JSON Pointer when the rule gives it (a member the payload
+    named: `_core.pointers.member_pointer`), else `None`: the runner makes it of `field`.
     """
 
-    __slots__ = ("field", "made", "message")
+    __slots__ = ("field", "made", "message", "pointer")
 
-    def __init__(self, field: str | None, message: str) -> None:
+    def __init__(self, field: str | None, message: str, pointer: str | None = None) -> None:
         self.field = field
         self.message = message
+        self.pointer = pointer
         self.made: object = None
 
     def __repr__(self) -> str:

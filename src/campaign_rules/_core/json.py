@@ -32,6 +32,7 @@ __all__ = [
     "decode_json",
     "decode_json_line",
     "decode_json_stdlib",
+    "fast_decoder",
     "is_object",
     "is_oversized_object",
     "item_path",
@@ -300,6 +301,13 @@ def _load_fast_decoder() -> Callable[[str | bytes], object] | None:
         return None
     decode: Callable[[str | bytes], object] = module.Decoder().decode
     return decode
+
+
+def fast_decoder() -> Callable[[str | bytes], object] | None:
+    """Msgspec's JSON decode function where the `fast` extra is installed, else `None`."""
+    if not _fast_decoder:
+        _fast_decoder.append(_load_fast_decoder())
+    return _fast_decoder[0]
 
 
 def _fast_decoder_for(text: str | bytes) -> Callable[[str | bytes], object] | None:

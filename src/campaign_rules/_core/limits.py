@@ -16,6 +16,8 @@ from campaign_rules._core.enums import ContactStatus, IntegrationType
 __all__ = [
     "AUTHORIZATION_MAX_LENGTH",
     "AUTHORIZATION_SCHEME",
+    "BODY_MAX_BYTES",
+    "BODY_MAX_DEPTH",
     "CHANNEL_OF_FIELD",
     "CONTACT_STATUSES",
     "COOLDOWN_MINUTES",
@@ -165,6 +167,13 @@ OBJECT_MAX_MEMBERS: Final = 64
 # campaign (`_campaign.shape.CAMPAIGN_MEMBERS`), so that the merged campaign is never over the
 # object limit and stays readable.
 PATCH_MAX_MEMBERS: Final = 51
+
+# D-body-limits: a request body read as text (`validate_create_json`) holds at most this many
+# bytes of UTF-8 (1 MiB: a campaign body is a few kilobytes, and its free-text members have no
+# bound of their own, D-channel-fields), and its values nest at most this deep (no campaign
+# object is deeper than 4; 64 as D-fingerprint, far below any decoder's recursion limit).
+BODY_MAX_BYTES: Final = 1_048_576
+BODY_MAX_DEPTH: Final = 64
 
 # D-hostile-input: a field path names at most this many characters of a member name.
 FIELD_PATH_MAX_LENGTH: Final = 64

@@ -9,6 +9,7 @@ import attrs
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.outcome import STATUS_OF_KEY
 from campaign_rules._rules.table import (
+    BODY_RULES,
     CONTACT_PATH_RULES,
     CREATE_RULES,
     ERROR_RESPONSE_RULES,
@@ -41,8 +42,9 @@ class RuleInfo:
 
 
 def catalogue() -> tuple[RuleInfo, ...]:
-    """Every rule, stage by stage, from the creation rules to the rate limit.
+    """Every rule, stage by stage, from the request body to the rate limit.
 
+    `validate_create_json` and `validate_update_json` run the body rules first, on the text.
     `validate_create` runs the creation rules, then the look-ups; `validate_update` runs the
     update rules, then the creation rules and the look-ups on the merged campaign. The
     `parse_*` functions run the response rules; `parse_error` runs the error rules first. The
@@ -51,6 +53,7 @@ def catalogue() -> tuple[RuleInfo, ...]:
     by `request_fingerprint` and `decide_idempotency`, the rate rules by `RateLimiter.acquire`.
     """
     stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
+        ("body", BODY_RULES),
         ("create", CREATE_RULES),
         ("lookup", LOOKUP_RULES),
         ("update", (*STORED_CAMPAIGN_RULES, *UPDATE_RULES)),
@@ -72,7 +75,9 @@ _HEADER = """\
 # Rule catalogue
 
 Generated from `src/campaign_rules/_rules/table.py` by `campaign-rules rules`; the documentation
-site has a page for each rule, with its decisions, its code and its cases. Stages: `create` rules
+site has a page for each rule, with its decisions, its code and its cases. Stages: `body` rules
+read a request body as received, as I-JSON (`validate_create_json`, `validate_update_json`),
+before any other rule; `create` rules
 run offline on every creation payload and on every merged update; `lookup` rules run when a
 `Directory` is given; `update` rules run on the change itself; `response` rules run on every
 response body a `parse_*` function reads, after the `error` rules for an error body; `request` rules

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.json import as_string, item_path
+from campaign_rules._core.unicode import has_surrogate
 from campaign_rules._core.violations import Finding
 
 __all__ = [
@@ -59,8 +60,10 @@ def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
     asked: set[str] = set()
     for index, item in enumerate(items):
         tag = as_string(item)
-        # Ill-formed and repeated items are the offline rules' to report, and not looked up.
-        if not tag or tag in asked:
+        # Ill-formed and repeated items are the offline rules' to report, and not looked up;
+        # nor is a tag that is not Unicode text, which no store can be asked for
+        # (D-lone-surrogates).
+        if not tag or tag in asked or has_surrogate(tag):
             continue
         asked.add(tag)
         if not doc.directory.tag_exists(tag):

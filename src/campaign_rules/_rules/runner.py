@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from campaign_rules._core.construct import violation
+from campaign_rules._core.pointers import pointer_of_path
 from campaign_rules._core.violations import Finding, Violation
 from campaign_rules._rules.table import Rule, Subject
 
@@ -45,17 +46,27 @@ def _violation_of(rule: Rule[Subject], finding: Finding) -> Violation:
     where making one takes about 1,100 instructions compiled (callgrind, issue 22): the one made
     of this very finding (`Finding.made`: a ready finding a rule gives each time it finds that
     defect), else the one made of the rule's last finding (`Rule.last_made`) when that held the
-    very same field and message objects (a rule whose message is a constant). Equal strings that
-    are not the same objects make a new violation.
+    very same field, message and pointer objects (a rule whose message is a constant). Equal
+    strings that are not the same objects make a new violation.
     """
     made = finding.made
     if made is not None:
         return cast("Violation", made)  # what this function put there
     last = rule.last_made
-    if last is not None and last.field is finding.field and last.message is finding.message:
+    if (
+        last is not None
+        and last.field is finding.field
+        and last.message is finding.message
+        and last.pointer is finding.pointer
+    ):
         made = last.made
     if made is None:
-        made = violation(rule.key, finding.field, finding.message, rule.id)
+        # A rule gives the pointer of a member the payload named; the library's own names
+        # make theirs of the field path.
+        pointer = finding.pointer
+        if pointer is None:
+            pointer = pointer_of_path(finding.field)
+        made = violation(rule.key, finding.field, finding.message, rule.id, pointer)
     # The finding itself is the record of what the violation was made of, kept in place of a
     # record made for it (about 190 instructions, and its freeing, callgrind); it holds its
     # violation before it is published, one reference replaced at once, so a thread reading

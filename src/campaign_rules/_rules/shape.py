@@ -24,6 +24,7 @@ from campaign_rules._core.json import (
     member_path,
 )
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
+from campaign_rules._core.pointers import member_pointer, pointer_of_path
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules._common import article_of, with_article
 
@@ -99,9 +100,11 @@ def _report_unknown_names(
         if text is None:
             has_unnamed = True
         elif text not in site.kind.shape:
-            # The message does not repeat the name: the path carries it (D-hostile-input).
+            # The message does not repeat the name: the path carries it (D-hostile-input). The
+            # path may cut the name, or read like a nested one: the pointer holds it exactly.
             path = member_path(site.path, text)
-            findings.append(Finding(path, f"this is not a known field of {where}"))
+            pointer = member_pointer(pointer_of_path(site.path), text)
+            findings.append(Finding(path, f"this is not a known field of {where}", pointer))
     if has_unnamed:
         findings.append(Finding(site.path, f"{where} has members whose names are not strings"))
 

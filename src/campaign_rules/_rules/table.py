@@ -17,6 +17,8 @@ from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus, CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.limits import (
+    BODY_MAX_BYTES,
+    BODY_MAX_DEPTH,
     COOLDOWN_MINUTES,
     ERROR_STATUSES,
     FILTER_LIST_MAX_ITEMS,
@@ -36,8 +38,10 @@ from campaign_rules._core.limits import (
     RETRIES,
     THREAD_ID_MAX_LENGTH,
 )
+from campaign_rules._core.strict_json import BodyReading
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules import (
+    body,
     cycles,
     fields,
     lifecycle,
@@ -46,6 +50,7 @@ from campaign_rules._rules import (
     responses,
     schedule,
     shape,
+    text,
     update,
 )
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
@@ -54,6 +59,7 @@ from campaign_rules._server.request_state import CanonicalRequest, IdempotencySt
 from campaign_rules._wire.reading import ResponseReading
 
 __all__ = [
+    "BODY_RULES",
     "CONTACT_PATH_RULES",
     "CREATE_RULES",
     "ERROR_RESPONSE_RULES",
@@ -133,6 +139,7 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", fields.retries_within_bounds),
     Rule("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", fields.message_limit_within_bounds),
     Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3; D-channel-fields", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type),
+    Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode),
     Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", schedule.window_times_are_hh_mm),
     Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop),
     Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call),
@@ -147,6 +154,20 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract; D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule),
     Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", cycles.dates_are_iso),
     Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", "`cycles.schedule_start_date` is not after `cycles.schedule_end_date`.", cycles.start_date_not_after_end_date),
+)
+
+# The request body as received (`validate_create_json`, `validate_update_json`): read as I-JSON
+# (RFC 7493) before any rule above runs; a body one of these refuses is judged no further.
+BODY_RULES: Final[tuple[Rule[BodyReading], ...]] = (
+    Rule("body.is_bytes_or_text", _500, "D-body-limits", "The caller gives the body as `bytes`, `bytearray`, `memoryview` or `str`.", body.body_is_bytes_or_text),
+    Rule("body.within_size_limit", _400, "D-body-limits", f"The body is at most {BODY_MAX_BYTES} bytes of UTF-8.", body.body_within_size_limit),
+    Rule("body.has_no_byte_order_mark", _400, "RFC 8259 section 8.1; D-byte-order-mark", "The body does not start with a byte order mark.", body.body_has_no_byte_order_mark),
+    Rule("body.is_utf8", _400, "RFC 8259 section 8.1; RFC 7493 section 2.1; D-body-limits", "The body is UTF-8 text.", body.body_is_utf8),
+    Rule("body.is_json", _400, "RFC 8259; D-body-limits", "The body is one JSON value.", body.body_is_json),
+    Rule("body.depth_within_limit", _400, "D-body-limits", f"Arrays and objects nest at most {BODY_MAX_DEPTH} levels deep.", body.depth_within_limit),
+    Rule("body.member_names_unique", _400, "RFC 7493 section 2.3; D-body-limits", "No object repeats a member name.", body.member_names_unique),
+    Rule("body.strings_are_unicode", _400, "RFC 7493 section 2.1; D-lone-surrogates", "No string or member name holds a lone surrogate, escaped or not.", body.strings_are_unicode),
+    Rule("body.numbers_fit_a_double", _400, "RFC 7493 section 2.2; D-body-limits", "Every number is finite as an IEEE double: no `NaN`, no infinity, none that rounds to one.", body.numbers_fit_a_double),
 )
 
 # With a Directory: what only the server's records can tell.

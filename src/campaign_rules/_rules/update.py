@@ -14,6 +14,7 @@ from campaign_rules._campaign.stored import StoredCampaign
 from campaign_rules._core.enums import CampaignStatus
 from campaign_rules._core.json import as_string, is_object, member_path
 from campaign_rules._core.limits import PATCH_MAX_MEMBERS
+from campaign_rules._core.pointers import member_pointer
 from campaign_rules._core.violations import Finding
 
 __all__ = [
@@ -91,7 +92,8 @@ def cycles_fields_need_enabled_cycles(change: Change, findings: list[Finding]) -
         findings.append(Finding("cycles", message))
     for name, value in block.items():
         if name != "enabled" and value is not None:
-            findings.append(Finding(member_path("cycles", name), message))
+            pointer = member_pointer("/cycles", name)  # a name the patch chose
+            findings.append(Finding(member_path("cycles", name), message, pointer))
 
 
 def status_is_a_campaign_status(change: Change, findings: list[Finding]) -> None:

@@ -1,0 +1,22 @@
+r"""Lone surrogates: the code points a Python `str` may hold and no UTF-8 text can.
+
+`json` decodes an escaped lone surrogate (`"\ud800"`) to one, and a caller's `str` may hold
+one; such a string cannot be written as UTF-8 (D-lone-surrogates). An escaped pair is decoded
+to the one character it encodes, so any surrogate code point in a decoded string is lone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = ["LONE_SURROGATE", "SURROGATE_CHARACTER", "has_surrogate"]
+
+SURROGATE_CHARACTER: Final = re.compile("[\ud800-\udfff]")
+# What is said of a string holding one, by the rule of the text and by that of the value.
+LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether `text` holds a surrogate code point (an ASCII text is told at once)."""
+    return not text.isascii() and SURROGATE_CHARACTER.search(text) is not None
