@@ -96,7 +96,7 @@ def test_the_command_reads_what_the_server_reads(tmp_path, capsys):
     bodies = {
         "bom.json": codecs.BOM_UTF8 + text.encode(),
         "utf16.json": text.encode("utf-16"),
-        "twice.json": text.replace('"retries": 1', '"retries": 1, "retries": 2').encode(),
+        "twice.json": text.replace('"name"', '"name": "x", "name"', 1).encode(),
         "empty.json": b"",
     }
     assert bodies["twice.json"] != text.encode()
@@ -287,9 +287,11 @@ def test_the_command_reads_files_and_standard_input_in_one_process(tmp_path):
     violations = validate_create_json(broken.read_bytes()).violations
     assert out.splitlines() == [
         *(line_of(broken, v) for v in violations),
-        f"Found {len(violations)} violations in 1 of 2 files",
+        "Found 1 violation in 1 of 2 files",
     ]
-    assert any(v.line == 4 and v.pointer == "/retries" for v in violations)
+    # The repeat, placed at its value: the fourth line, after the CR LF of each line before.
+    [repeated] = violations
+    assert (repeated.pointer, repeated.line, repeated.column) == ("/retries", 4, 14)
 
 
 RESPONSES = EXAMPLES / "responses"
@@ -303,16 +305,17 @@ RESPONSES = EXAMPLES / "responses"
         ("thread", "thread.json", "updated_at"),
     ],
 )
-def test_a_valid_response_prints_ok_and_its_wire_form(kind, name, member, capsys):
+def test_a_valid_response_is_counted_and_its_wire_form_is_in_json(kind, name, member, capsys):
     assert main(["check", "--kind", kind, str(RESPONSES / name)]) == 0
-    first, rest = capsys.readouterr().out.split("\n", 1)
-    assert first == "ok"
-    assert member in json.loads(rest)
+    assert capsys.readouterr().out == "No violations in 1 file\n"
+    assert main(["check", "--json", "--kind", kind, str(RESPONSES / name)]) == 0
+    [out] = json.loads(capsys.readouterr().out)
+    assert member in out["body"]
 
 
 def test_a_thread_is_printed_without_the_members_the_spec_does_not_list(capsys):
-    assert main(["check", "--kind", "thread", str(RESPONSES / "thread.json")]) == 0
-    thread = json.loads(capsys.readouterr().out.split("\n", 1)[1])
+    assert main(["check", "--json", "--kind", "thread", str(RESPONSES / "thread.json")]) == 0
+    thread = json.loads(capsys.readouterr().out)[0]["body"]
     assert thread["integration"] == {"id": "int-wa-2"}
     assert thread["tags"] == [{"id": "tag-vip", "name": "VIP"}]
 
@@ -329,7 +332,7 @@ def test_an_error_body_is_read_as_its_own_shape(status, name, expected, capsys):
         main(["check", "--json", "--kind", "error", "--status", str(status), str(RESPONSES / name)])
         == 0
     )
-    out = json.loads(capsys.readouterr().out)
+    [out] = json.loads(capsys.readouterr().out)
     assert out["status"] == 200
     assert expected.items() <= out["body"].items()
 

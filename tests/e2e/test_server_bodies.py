@@ -92,7 +92,7 @@ def stored_campaigns(server: Server, name: str) -> int:
         "application/json; charset=utf-8",
         "application/json;charset=UTF-8",
         'application/json; charset="utf-8"',
-        "application/json ; charset=utf-8 ",
+        "application/json ; charset=utf-8",
         "application/json;",
     ],
 )
@@ -212,7 +212,7 @@ def request_head(server: Server, *extra: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("declared", [BODY_MAX_BYTES + 1, 10**30])
+@pytest.mark.parametrize("declared", [BODY_MAX_BYTES + 1, 2**40])
 def test_a_declared_length_past_the_limit_is_a_413_before_any_byte_is_sent(
     roomy: Server, declared: int
 ) -> None:
