@@ -83,7 +83,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     audit.add_argument(
         "--violations",
         metavar="FILE",
-        help="write every violation as a JSON line: record, rule, key, field, message",
+        help="write every violation as a JSON line: record, rule, key, field, message, "
+        "pointer, line and column (of the violation's member in the record's line)",
     )
     audit.add_argument(
         "--html",
