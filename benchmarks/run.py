@@ -17,7 +17,14 @@
 4. Measures, in a fresh interpreter per implementation, the peak memory of validating the
    whole corpus: the Python heap's peak as tracemalloc sees it, and the process's peak resident
    set (VmHWM).
-5. Times `campaign-rules audit --jobs 1` on a store of `--audit-records` records
+5. Bytes to verdict (issue 29): the same corpora as request bodies (`json.dumps`, UTF-8, as
+   a JavaScript client sends them), from the bytes to the verdict: `validate_create_json`,
+   `validate_create(json.loads(body))`, `validate_create(msgspec.json.decode(body))` and, as
+   peers, pydantic's `model_validate_json` (strict, the baseline of this table) and msgspec's
+   typed `json.Decoder` with the cross-field checks (times of day by pattern, and as a
+   `Literal`); also `validate_create_json` with the standard library's decoder forced (as
+   without the `fast` extra). `--bytes-only` runs the agreement check and this table alone.
+6. Times `campaign-rules audit --jobs 1` on a store of `--audit-records` records
    (`benchmarks/audit.py`'s store, made once in `benchmarks/.data/`), in a fresh interpreter, with
    the fast JSON decoder where it is installed and with the standard library's, in records/s.
 """
@@ -78,6 +85,17 @@ SOURCE = ROOT / "src"
 # The targets of issue 22 for the compiled build, on each corpus, as the largest ratio to
 # pydantic each may reach (issue 13's were 1.0x, 0.8x and 0.5x).
 TARGETS = {"valid": 0.75, "invalid": 0.45, "import": 0.5}
+
+# Bytes to verdict (issue 29): each validator of a body's bytes, by name; the baseline is
+# pydantic's `model_validate_json`. The targets of the compiled build with the `fast` extra, as
+# the largest ratio to it; and without the extra (the standard library's decoder forced), the
+# largest ratio to `validate_create(json.loads(body))`.
+BYTES_BASELINE = "pydantic_json"
+BYTES_TARGETS = {"valid": 0.70, "invalid": 0.40}
+BYTES_STDLIB_FACTOR = 1.2
+BYTES_OURS = "validate_create_json"
+BYTES_STDLIB = "validate_create_json (json)"
+BYTES_LOADS = "validate_create(json.loads)"
 # ... and the least factor by which campaign_rules must beat jsonschema on both sets.
 JSONSCHEMA_FACTOR = 25.0
 
@@ -150,6 +168,7 @@ def time_rounds(
     validators: dict[str, Validate],
     rounds: int,
     elsewhere: dict[str, Timer] | None = None,
+    baseline: str = BASELINE,
 ) -> dict[str, Figures]:
     """Per implementation: the median ns per payload, and the ratio to pydantic of each round.
 
@@ -175,7 +194,7 @@ def time_rounds(
     return {
         name: Figures(
             statistics.median(times[name]),
-            [mine / base for mine, base in zip(times[name], times[BASELINE], strict=True)],
+            [mine / base for mine, base in zip(times[name], times[baseline], strict=True)],
         )
         for name in names
     }
@@ -359,9 +378,9 @@ def _print_header(size: int, rounds: int, seed: int) -> None:
     )
 
 
-def print_set(label: str, figures: dict[str, Figures]) -> None:
+def print_set(label: str, figures: dict[str, Figures], baseline: str = BASELINE) -> None:
     """Print one set's figures: median ns per payload, median ratio to pydantic, its spread."""
-    print(f"\n{label}: median ns per payload; ratio to {BASELINE} (median of rounds, min-max)")
+    print(f"\n{label}: median ns per payload; ratio to {baseline} (median of rounds, min-max)")
     for name, (median_ns, ratios) in figures.items():
         ratio = statistics.median(ratios)
         print(f"  {name:<19} {median_ns:>11,.0f} ns  {ratio:6.2f}x  ({_spread(ratios)})")
@@ -383,6 +402,11 @@ def main() -> int:
         help="the src folder of another checkout to time beside this one (repeatable)",
     )
     parser.add_argument(
+        "--bytes-only",
+        action="store_true",
+        help="check agreement and time the bytes-to-verdict table only (issue 29)",
+    )
+    parser.add_argument(
         "--audit-records",
         type=int,
         default=1_000_000,
@@ -393,6 +417,8 @@ def main() -> int:
 
     _print_header(args.size, args.rounds, args.seed)
     corpora = {name: make_corpus(args.seed, args.size, shape) for name, shape in SHAPES.items()}
+    if args.bytes_only:
+        return run_bytes(corpora, args.rounds)
     validators = {implementation.name: _load(implementation) for implementation in IMPLEMENTATIONS}
     sources = {f"campaign_rules@{source.parent.name}": source for source in args.import_also}
     if importlib.import_module("campaign_rules").COMPILED:
@@ -441,6 +467,9 @@ def main() -> int:
             f"  {name:<19} traced heap peak {peak / 1024:8.1f} KiB  peak RSS {rss / 2**20:6.1f} MiB"
         )
 
+    bytes_status = run_bytes(corpora, args.rounds)
+    if bytes_status:
+        return bytes_status
     audit_rates = time_audit(args.audit_records) if args.audit_records else {}
 
     print("\ntargets (issue 22, the compiled build)")
@@ -471,15 +500,130 @@ def main() -> int:
     return 0
 
 
-def print_table(results: dict[str, dict[str, Figures]]) -> None:
+def print_table(results: dict[str, dict[str, Figures]], baseline: str = BASELINE) -> None:
     """Print every implementation's median ratio to pydantic on every set, as one table."""
     labels = list(results)
-    print(f"\nratio to {BASELINE} (median of rounds), every set")
+    print(f"\nratio to {baseline} (median of rounds), every set")
     print("| implementation | " + " | ".join(labels) + " |")
     print("|---|" + "---:|" * len(labels))
     for name in next(iter(results.values())):
         ratios = [f"{statistics.median(results[label][name].ratios):.2f}x" for label in labels]
         print(f"| {name} | " + " | ".join(ratios) + " |")
+
+
+def bytes_validators() -> dict[str, Callable[[bytes], Any]]:
+    """The validators of a body's bytes (issue 29), pydantic's `model_validate_json` first."""
+    import msgspec
+
+    from benchmarks.peers import msgspec_literal, msgspec_rules, pydantic_rules
+    from campaign_rules import validate_create, validate_create_json
+
+    decode = msgspec.json.decode
+    loads = json.loads
+    return {
+        BYTES_BASELINE: pydantic_rules.validate_json,
+        "msgspec_decoder": msgspec_rules.validate_json,
+        "msgspec_decoder_literal": msgspec_literal.validate_json,
+        BYTES_LOADS: lambda body: validate_create(loads(body)),
+        "validate_create(msgspec)": lambda body: validate_create(decode(body)),
+        BYTES_OURS: validate_create_json,
+    }
+
+
+def _stdlib_only_timer(validate: Callable[[bytes], Any], bodies: list[bytes]) -> Timer:
+    """A timer of `validate` with the standard library's decoder forced, as without `fast`."""
+    json_core = importlib.import_module("campaign_rules._core.json")
+
+    def timer() -> float:
+        json_core.fast_decoder()
+        saved = list(json_core._fast_decoder)
+        json_core._fast_decoder[:] = [None]
+        try:
+            return ns_per_payload(validate, bodies)
+        finally:
+            json_core._fast_decoder[:] = saved
+
+    return timer
+
+
+def body_bytes(payload: object) -> bytes:
+    """A payload as a request body: `json.dumps` as JavaScript's `JSON.stringify`, UTF-8."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def check_bytes_agreement(
+    corpus: Corpus, validators: dict[str, Callable[[bytes], Any]]
+) -> list[str]:
+    """Every disagreement on the corpus as bodies: accepted, refused, and our violations."""
+    from campaign_rules import validate_create
+
+    problems = []
+    for name, validate in validators.items():
+        for index, payload in enumerate(corpus.valid):
+            result = validate(body_bytes(payload))
+            ok = result.ok if hasattr(result, "ok") else result[0]
+            if not ok:
+                problems.append(f"{name} refuses valid body {index}")
+        for index, (payload, _) in enumerate(corpus.invalid):
+            result = validate(body_bytes(payload))
+            ok = result.ok if hasattr(result, "ok") else result[0]
+            if ok:
+                problems.append(f"{name} accepts invalid body {index}")
+    ours = validators[BYTES_OURS]
+    for index, (payload, _) in enumerate(corpus.invalid):
+        found = [(v.key, v.field, v.rule) for v in ours(body_bytes(payload)).violations]
+        expected = [(v.key, v.field, v.rule) for v in validate_create(payload).violations]
+        if found != expected:
+            problems.append(f"{BYTES_OURS} on invalid body {index}: {found} != {expected}")
+    return problems
+
+
+def run_bytes(corpora: dict[str, Corpus], rounds: int) -> int:
+    """Time the bytes-to-verdict table (issue 29); exit status 1 when the validators disagree."""
+    validators = bytes_validators()
+    problems = [
+        f"{name} corpus: {problem}"
+        for name, corpus in corpora.items()
+        for problem in check_bytes_agreement(corpus, validators)
+    ]
+    if problems:
+        print("\nbytes: the validators disagree on the corpus:", *problems[:20], sep="\n  ")
+        return 1
+    print("\nbytes: every validator accepts every valid body and refuses every invalid one")
+    results = {}
+    for name, corpus in corpora.items():
+        for kind, payloads in (
+            ("valid", corpus.valid),
+            ("invalid", [p for p, _ in corpus.invalid]),
+        ):
+            bodies = [body_bytes(payload) for payload in payloads]
+            elsewhere = {BYTES_STDLIB: _stdlib_only_timer(validators[BYTES_OURS], bodies)}
+            results[f"{name} {kind}"] = time_rounds(
+                bodies, validators, rounds, elsewhere, baseline=BYTES_BASELINE
+            )
+    for label, figures in results.items():
+        print_set(f"bytes, {label} bodies", figures, BYTES_BASELINE)
+    print_table(results, BYTES_BASELINE)
+    compiled = importlib.import_module("campaign_rules").COMPILED
+    print(f"\nbytes targets (issue 29; the compiled build with the fast extra: {compiled})")
+    for label, figures in results.items():
+        kind = label.split()[-1]
+        ratio = statistics.median(figures[BYTES_OURS].ratios)
+        limit = BYTES_TARGETS[kind]
+        _print_target(f"{label}: {ratio:.2f}x {BYTES_BASELINE}, at most {limit}x", ratio <= limit)
+        stdlib = [
+            mine / loads
+            for mine, loads in zip(
+                figures[BYTES_STDLIB].ratios, figures[BYTES_LOADS].ratios, strict=True
+            )
+        ]
+        factor = statistics.median(stdlib)
+        _print_target(
+            f"{label}, without the fast extra: {factor:.2f}x {BYTES_LOADS},"
+            f" at most {BYTES_STDLIB_FACTOR}x",
+            factor <= BYTES_STDLIB_FACTOR,
+        )
+    return 0
 
 
 def time_audit(records: int) -> dict[str, float]:

@@ -14,6 +14,13 @@ and lists cases. A case builds one input and gives the EXACT ordered list of
   `credentials_error`) with `set` (dotted paths to values, a number step indexes an array:
   `tags.1.name`) and `drop` (dotted paths).
 
+A body as received (`text`), read by `validate_create_json`: `{"utf8": ...}`, a text given as
+its UTF-8 bytes (a lone surrogate in it encoded as such, which is no UTF-8); `{"str": ...}`, a
+text given as a `str`; `{"hex": ...}`, bytes; `{"value": ...}`, any JSON value given as it
+is; or `{"sized": N}`, the UTF-8 bytes of the valid `phone_call` body, its `description` padded
+to make them exactly N. `places`, optional, gives each violation's `[line, column]` (or
+`null`), in order.
+
 Every case also checks that its input is left unchanged. A case marked `"xfail": "reason"`
 records a library bug: it is the correct expectation and must fail until the library is fixed.
 
@@ -35,7 +42,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from campaign_rules import CampaignStatus, validate_create, validate_update
+from campaign_rules import CampaignStatus, validate_create, validate_create_json, validate_update
 from campaign_rules._core.limits import IDEMPOTENCY_WINDOW_SECONDS, RATE_LIMIT_BURST
 from campaign_rules.idempotency import (
     IdempotencyRecord,
@@ -70,6 +77,8 @@ CASE_KEYS = {
     "response",
     "violations",
     "xfail",
+    "text",
+    "places",
     *("contact_path", "thread_path", "idempotency_key", "transition"),
     *("fingerprint", "idempotency", "rate"),
 }
@@ -205,6 +214,29 @@ def run(case: dict[str, Any], directory: FakeDirectory | None) -> Any:
     before = copy.deepcopy(body)
     result = validate_create(body, directory=directory)
     assert body == before, "validate_create changed the payload"
+    return result
+
+
+def text_data(text: dict[str, Any]) -> object:
+    """The data of a `text` case as `validate_create_json` is given it."""
+    (kind, value), *_ = text.items()
+    if kind == "utf8":
+        return value.encode("utf-8", "surrogatepass")
+    if kind == "hex":
+        return bytes.fromhex(value)
+    if kind == "sized":
+        body = payload("phone_call", description="")
+        short = len(json.dumps(body).encode("utf-8"))
+        return json.dumps({**body, "description": "d" * (value - short)}).encode("utf-8")
+    return copy.deepcopy(value)  # "str", "value"
+
+
+def run_text(case: dict[str, Any]) -> Any:
+    """Run a `text` case's `validate_create_json`; also check it leaves its input unchanged."""
+    data = text_data(case["text"])
+    before = copy.deepcopy(data)
+    result = validate_create_json(data)
+    assert data == before, "validate_create_json changed its data"
     return result
 
 

@@ -32,6 +32,7 @@ from tests.cases_support import (
     read_response,
     run,
     run_request,
+    run_text,
     triples,
 )
 from tests.response_support import RESPONSE_BASES
@@ -106,6 +107,17 @@ def test_case(case: dict[str, Any]) -> None:
     expected = expected_of(case)
     if any(source in case for source in REQUEST_SOURCES):
         check_request_case(case, expected)
+        return
+    if "text" in case:
+        # D-body-limits: a body as received; D-positions: each violation's place in it.
+        result = run_text(case)
+        assert triples(result) == expected
+        assert result.ok is (not expected)
+        assert (result.value is None) is (not result.ok)
+        check_envelope(result, expected, ok_status=201)
+        if "places" in case:
+            places = [None if v.line is None else [v.line, v.column] for v in result.violations]
+            assert places == case["places"]
         return
     if "response" in case:
         # D-response-violations: a reader's result is 200 when ok, else 500 (SERVER_ERROR).
@@ -207,12 +219,17 @@ def test_case_files_are_well_formed() -> None:
             assert set(case) <= CASE_KEYS, where
             sources = [
                 name
-                for name in ("payload", "base", "update", "response", *REQUEST_SOURCES)
+                for name in ("payload", "base", "update", "response", "text", *REQUEST_SOURCES)
                 if name in case
             ]
             assert len(sources) == 1, f"{where}: give one of payload, base, update, response, ..."
-            if sources[0] in REQUEST_SOURCES:
+            if sources[0] in (*REQUEST_SOURCES, "text"):
                 assert "directory" not in case, where
+            if "text" in case:
+                assert len(case["text"]) == 1, where
+                assert set(case["text"]) <= {"utf8", "str", "hex", "value", "sized"}, where
+            else:
+                assert "places" not in case, where
             if "base" in case:
                 assert case["base"] in BASES, where
             else:

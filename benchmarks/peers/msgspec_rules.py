@@ -143,3 +143,19 @@ def validate(payload: object) -> tuple[bool, object]:
         return True, (campaign, post_check(campaign))
     except msgspec.ValidationError as error:
         return False, str(error)
+
+
+_DECODER = msgspec.json.Decoder(Campaign)
+
+
+def validate_json(body: bytes) -> tuple[bool, object]:
+    """From the body's bytes: a typed `msgspec.json.Decoder`, then the post-check (issue 29).
+
+    msgspec keeps the last of repeated members, reads what `Meta` allows, and stops at the
+    first error, like `validate`.
+    """
+    try:
+        campaign = _DECODER.decode(body)
+        return True, (campaign, post_check(campaign))
+    except msgspec.ValidationError as error:  # a DecodeError too
+        return False, str(error)

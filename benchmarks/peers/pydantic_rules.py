@@ -155,3 +155,11 @@ def validate(payload: object) -> tuple[bool, object]:
         return True, Campaign.model_validate(payload)
     except ValidationError as error:
         return False, error.errors(include_url=False)
+
+
+def validate_json(body: bytes) -> tuple[bool, object]:
+    """From the body's bytes: `model_validate_json`, strict, every error (issue 29)."""
+    try:
+        return True, Campaign.model_validate_json(body)
+    except ValidationError as error:
+        return False, error.errors(include_url=False)

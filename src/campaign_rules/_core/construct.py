@@ -89,8 +89,8 @@ def violation(key: ErrorKey, field: str | None, message: str, rule: str, pointer
     object.__setattr__(made, "message", message)
     object.__setattr__(made, "rule", rule)
     object.__setattr__(made, "pointer", pointer)
-    object.__setattr__(made, "line", None)
-    object.__setattr__(made, "column", None)
+    # `line` and `column` are left unset: read, they are `None` (`_core.violations`), and
+    # setting them would call their descriptor, a Python call each.
     return made
 
 
@@ -127,9 +127,11 @@ def _slot_names(cls: type) -> tuple[str, ...]:
 
 
 def _slot_of(cls: type, name: str) -> types.MemberDescriptorType:
-    # The member descriptor of a slot is in the `__dict__` of the class that declares it.
+    # The member descriptor of a slot is in the `__dict__` of the class that declares it, or
+    # held by the descriptor that replaced it there (`Violation.line`, `.column`).
     for klass in cls.__mro__:
         slot = vars(klass).get(name)
+        slot = getattr(slot, "member", slot)
         if isinstance(slot, types.MemberDescriptorType):
             return slot
     raise TypeError(f"{cls.__name__} has no slot {name}")

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import Final, NoReturn
 
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, OBJECT_MAX_MEMBERS
+from campaign_rules._core.unicode import SURROGATE_CHARACTER, has_surrogate
 
 __all__ = [
     "ONE_TEXT_CLASSES",
@@ -201,9 +202,16 @@ def _names_are_plain_strings(value: dict[object, object]) -> bool:
 
 
 def member_path(parent: str | None, name: str) -> str:
-    """The field path of member `name` of the object at `parent` (`None`: the payload)."""
+    """The field path of member `name` of the object at `parent` (`None`: the payload).
+
+    A name past `FIELD_PATH_MAX_LENGTH` characters is cut there, and a lone surrogate in it
+    is written U+FFFD, so that the path, which the error envelope carries, is always UTF-8
+    text (D-lone-surrogates); the violation's pointer holds the name exactly.
+    """
     if len(name) > FIELD_PATH_MAX_LENGTH:
         name = name[:FIELD_PATH_MAX_LENGTH] + "…"
+    if has_surrogate(name):
+        name = SURROGATE_CHARACTER.sub("\ufffd", name)
     return name if parent is None else f"{parent}.{name}"
 
 

@@ -78,7 +78,10 @@ class BodyReading:
     def full_text(self) -> str | None:
         """The body as text, for placing violations: `None` when it is not UTF-8 text."""
         if self.text is None and self.data is not None and not self.not_utf8:
-            self.text = self.data.decode("utf-8")
+            try:
+                self.text = self.data.decode("utf-8")
+            except UnicodeDecodeError:  # refused before it was decoded (a UTF-16 mark)
+                return None
         return self.text
 
 

@@ -12,7 +12,8 @@ from typing import Final
 
 __all__ = ["LONE_SURROGATE", "SURROGATE_CHARACTER", "has_surrogate"]
 
-SURROGATE_CHARACTER: Final = re.compile("[\ud800-\udfff]")
+# Spelt with `chr`: mypyc compiles no surrogate in a string literal.
+SURROGATE_CHARACTER: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
 # What is said of a string holding one, by the rule of the text and by that of the value.
 LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 

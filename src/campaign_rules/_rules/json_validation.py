@@ -3,15 +3,13 @@
 `validate_create_json` and `validate_update_json` (`campaign_rules._validate`) call these. A
 body the body rules refuse is judged no further; any other is judged by exactly what judges
 its decoded value, so the verdict on an I-JSON text is that of `validate_create` on
-`json.loads` of it. Positions are found only for a refused body: a valid one
-pays for the reading alone.
+`json.loads` of it. Positions are found only for a refused body, and only when first read: a
+valid one pays for the reading alone, a refused one for its violations' copies.
 """
 
 from __future__ import annotations
 
 from typing import Final
-
-import attrs
 
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.results import (
@@ -25,12 +23,12 @@ from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.json_text import place, scan_text
 from campaign_rules._core.limits import BODY_MAX_DEPTH
 from campaign_rules._core.strict_json import BodyReading, read_body
-from campaign_rules._core.violations import Violation
+from campaign_rules._core.violations import Violation, placed_in
 from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import BODY_RULES, STORED_CAMPAIGN_RULES, UPDATE_RULES
 from campaign_rules._rules.validation import create_result, update_result
 
-__all__ = ["create_json_result", "placed_violations", "update_json_result"]
+__all__ = ["TextPlaces", "create_json_result", "placed_violations", "update_json_result"]
 
 # The body rules placed where the text stops being what they require, rather than at a member.
 _PLACED_AT_STOP: Final = frozenset({"body.has_no_byte_order_mark", "body.is_utf8", "body.is_json"})
@@ -75,36 +73,54 @@ def placed_violations(
     reading: BodyReading,
     unplaced: frozenset[str] = frozenset(),
 ) -> tuple[Violation, ...]:
-    """`violations`, each with the line and column of its member in the text read.
+    """`violations`, each to find its line and column in the text read when first asked.
 
     A member's place is the start of its value; a member absent from the text is placed at the
     start of its nearest ancestor there (for an absent member, its object's opening brace). The
     violations of the rules in `unplaced`, and those of a text over the size limit or not
-    text, keep `None`.
+    text, keep `None`. Nothing is looked for here: a server that answers with the envelope
+    never reads a place (D-positions).
     """
-    stop = reading.stop
-    text = None if reading.too_large else reading.full_text()
-    wanted: set[str] = set()
-    for violation in violations:
-        if violation.rule not in unplaced and violation.rule not in _PLACED_AT_STOP:
-            wanted.update(_ancestors(violation.pointer))
-    starts = scan_text(text, frozenset(wanted), BODY_MAX_DEPTH).starts if text and wanted else {}
-    placed: list[Violation] = []
-    for violation in violations:
-        where: tuple[int, int] | None = None
-        if violation.rule in _PLACED_AT_STOP:
-            where = stop
-        elif text is not None and violation.rule not in unplaced:
-            for pointer in reversed(_ancestors(violation.pointer)):
-                offset = starts.get(pointer)
-                if offset is not None:
-                    where = place(text, offset)
-                    break
-        if where is None:
-            placed.append(violation)
-        else:
-            placed.append(attrs.evolve(violation, line=where[0], column=where[1]))
-    return tuple(placed)
+    if reading.not_text is not None or reading.too_large:
+        return violations
+    places = TextPlaces(reading, tuple(v.pointer for v in violations))
+    return tuple(
+        violation if violation.rule in unplaced else placed_in(violation, places)
+        for violation in violations
+    )
+
+
+class TextPlaces:
+    """The places of the violations of one text, found all at once when the first is asked.
+
+    One walk of the text to every pointer reported (`scan_text`), then each is a look-up.
+    """
+
+    __slots__ = ("_pointers", "_reading", "_starts")
+
+    def __init__(self, reading: BodyReading, pointers: tuple[str, ...]) -> None:
+        self._reading = reading
+        self._pointers = pointers
+        self._starts: dict[str, int] | None = None
+
+    def place(self, rule: str, pointer: str) -> tuple[int, int] | None:
+        """The line and column of the violation of `rule` at `pointer`, or `None`."""
+        if rule in _PLACED_AT_STOP:
+            return self._reading.stop
+        text = self._reading.full_text()
+        if text is None:
+            return None
+        starts = self._starts
+        if starts is None:
+            wanted: set[str] = set()
+            for each in self._pointers:
+                wanted.update(_ancestors(each))
+            starts = self._starts = scan_text(text, frozenset(wanted), BODY_MAX_DEPTH).starts
+        for ancestor in reversed(_ancestors(pointer)):
+            offset = starts.get(ancestor)
+            if offset is not None:
+                return place(text, offset)
+        return None
 
 
 def _ancestors(pointer: str) -> list[str]:

@@ -1,0 +1,261 @@
+"""Properties of `validate_create_json` and `validate_update_json` (D-body-limits, D-positions).
+
+On any I-JSON text the verdict is `validate_create`'s on its decoded value: ok, each
+violation's key, field, rule and pointer in order, and the value; a text that is not I-JSON is
+refused by the body rules alone; no data raises. Each runs with the decoder as installed and
+with the standard library's forced (the two paths of `_core.strict_json`), on either build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import campaign_rules._core.json as json_core
+from campaign_rules import (
+    CreateAccepted,
+    CreateRefused,
+    Violation,
+    validate_create,
+    validate_create_json,
+    validate_update,
+    validate_update_json,
+)
+from campaign_rules import strategies as cs
+from campaign_rules._core.limits import BODY_MAX_DEPTH, VIOLATIONS_MAX
+from campaign_rules._core.unicode import has_surrogate
+from tests.property import strategies as s
+from tests.support import payload
+
+
+@contextlib.contextmanager
+def _decoder(kind: str) -> Iterator[None]:
+    """Run with the decoder as installed (`"installed"`) or with `json` only (`"stdlib"`)."""
+    json_core.fast_decoder()
+    saved = list(json_core._fast_decoder)
+    if kind == "stdlib":
+        json_core._fast_decoder[:] = [None]
+    try:
+        yield
+    finally:
+        json_core._fast_decoder[:] = saved
+
+
+DECODERS = pytest.mark.parametrize("decoder", ["installed", "stdlib"])
+
+
+def verdict(result: Any) -> tuple[Any, ...]:
+    return (
+        result.ok,
+        [(v.key, v.field, v.rule, v.pointer) for v in result.violations],
+        result.value,
+    )
+
+
+def is_i_json(value: object) -> bool:
+    """Whether `value` (as `json.loads` gives it) is the value of an I-JSON text, checked apart
+    from the library: finite numbers a double holds, Unicode strings and names, no deeper than
+    the limit (`json.dumps` writes no repeated name)."""
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        current, depth = pending.pop()
+        if type(current) in (dict, list):
+            if depth == BODY_MAX_DEPTH:
+                return False
+            if type(current) is dict:
+                for name, member in current.items():  # type: ignore[attr-defined]
+                    if has_surrogate(name):
+                        return False
+                    pending.append((member, depth + 1))
+            else:
+                items: list[object] = current  # type: ignore[assignment]
+                pending.extend((item, depth + 1) for item in items)
+        elif (type(current) is str and has_surrogate(current)) or (
+            type(current) is float and not math.isfinite(current)
+        ):
+            return False
+        elif type(current) is int:
+            try:
+                float(current)
+            except OverflowError:
+                return False
+    return True
+
+
+def _texts(value: object) -> list[str]:
+    """The texts of `value`: compact, indented, with non-ASCII as escapes and as it is."""
+    return [
+        json.dumps(value),
+        json.dumps(value, indent=2, ensure_ascii=False),
+        json.dumps(value, separators=(",", ":")).replace("\n", "\r\n"),
+    ]
+
+
+def check_text_agrees(value: object) -> None:
+    for text in _texts(value):
+        decoded = json.loads(text)
+        for data in (text, text.encode("utf-8", "surrogatepass")):
+            result = validate_create_json(data)
+            assert type(result) in (CreateAccepted, CreateRefused)
+            if is_i_json(decoded):
+                assert verdict(result) == verdict(validate_create(decoded))
+                for violation in result.violations:
+                    assert violation.line is not None
+                    assert violation.column is not None
+            else:
+                assert not result.ok
+                assert all(v.rule.startswith("body.") for v in result.violations), result
+
+
+def _dumpable(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+json_bodies = st.one_of(
+    cs.create_payloads(),
+    cs.invalid_create_payloads(json_only=True).map(lambda defect: defect[0]),
+    s.spliced_payloads(),
+    s.json_like,
+).filter(_dumpable)
+
+
+@DECODERS
+@given(value=json_bodies)
+def test_the_verdict_on_a_text_is_that_on_its_value(decoder: str, value: Any) -> None:
+    with _decoder(decoder):
+        check_text_agrees(value)
+
+
+# Hostile bytes: cut, spliced, repeated names, marks, surrogates, random bytes.
+_VALID_TEXT = json.dumps(payload("scheduled"), indent=1).encode()
+_MUTATIONS = [
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\\ud800",
+    b'"\\udc00"',
+    b"\xed\xa0\x80",
+    b'"name": 1, "name": 2,',
+    b'{"a": {"a": 1, "a": 2}}',
+    b"NaN",
+    b"1e999",
+    b"[" * 70,
+    b"\\u003a",
+    b":",
+    b"\x00",
+]
+
+
+@st.composite
+def hostile_bytes(draw: st.DrawFn) -> bytes:
+    base = draw(st.sampled_from([_VALID_TEXT, json.dumps(draw(json_bodies)).encode()]))
+    kind = draw(st.sampled_from(["cut", "insert", "random"]))
+    if kind == "cut":
+        return base[: draw(st.integers(0, len(base)))]
+    if kind == "insert":
+        at = draw(st.integers(0, len(base)))
+        return base[:at] + draw(st.sampled_from(_MUTATIONS)) + base[at:]
+    return draw(st.binary(max_size=64))
+
+
+def assert_no_raise_and_well_formed(result: Any) -> None:
+    assert type(result) is (CreateRefused if result.violations else CreateAccepted)
+    assert all(type(v) is Violation for v in result.violations)
+    assert len(result.violations) <= VIOLATIONS_MAX + 103
+    envelope = result.envelope()
+    json.dumps(envelope, allow_nan=False, ensure_ascii=False).encode("utf-8")
+    for violation in result.violations:
+        assert (violation.line is None) is (violation.column is None)
+
+
+@DECODERS
+@given(data=hostile_bytes())
+def test_hostile_bytes_never_raise(decoder: str, data: bytes) -> None:
+    with _decoder(decoder):
+        for given_as in (data, bytearray(data), memoryview(data)):
+            result = validate_create_json(given_as)
+            assert_no_raise_and_well_formed(result)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return
+        assert verdict(validate_create_json(text)) == verdict(validate_create_json(data))
+
+
+@DECODERS
+def test_every_truncation_of_a_valid_body_never_raises(decoder: str) -> None:
+    with _decoder(decoder):
+        for end in range(len(_VALID_TEXT) + 1):
+            result = validate_create_json(_VALID_TEXT[:end])
+            assert_no_raise_and_well_formed(result)
+            assert result.ok is (end == len(_VALID_TEXT))
+
+
+@DECODERS
+@given(depth=st.integers(1, 200), opening=st.sampled_from(["[", '{"a":']))
+def test_nesting_is_refused_past_the_limit_only(decoder: str, depth: int, opening: str) -> None:
+    closing = "]" if opening == "[" else "}"
+    text = opening * depth + "1" + closing * depth
+    with _decoder(decoder):
+        rules = [v.rule for v in validate_create_json(text).violations]
+    assert rules == (
+        ["body.depth_within_limit"]
+        if depth > BODY_MAX_DEPTH
+        else ["payload.is_object"]
+        if opening == "["
+        else rules
+    )
+    if depth > BODY_MAX_DEPTH:
+        assert rules == ["body.depth_within_limit"]
+
+
+@DECODERS
+@given(
+    depth=st.integers(0, BODY_MAX_DEPTH - 3),
+    in_array=st.booleans(),
+    name=st.text(max_size=3),
+    between=st.lists(
+        st.sampled_from(['"b": 1', '"c": "x:y"', '"d": [1]']), max_size=2, unique=True
+    ),
+)
+def test_a_repeated_name_at_any_depth_is_found(
+    decoder: str, depth: int, in_array: bool, name: str, between: list[str]
+) -> None:
+    if has_surrogate(name) or name in ("b", "c", "d"):
+        return
+    spelt = json.dumps(name)
+    inner = "{" + ", ".join([f"{spelt}: 1", *between, f"{spelt}: 2"]) + "}"
+    opening, closing, step = ("[", "]", "/0") if in_array else ('{"k": ', "}", "/k")
+    text = json.dumps(payload())[:-1] + ', "x": ' + opening * depth + inner + closing * depth + "}"
+    with _decoder(decoder):
+        result = validate_create_json(text)
+    assert [v.rule for v in result.violations] == ["body.member_names_unique"]
+    escaped = name.replace("~", "~0").replace("/", "~1")
+    assert result.violations[0].pointer == "/x" + step * depth + "/" + escaped
+    line, column = result.violations[0].line, result.violations[0].column
+    assert (line, column) == (1, text.rindex(f"{spelt}: 2") + len(spelt) + 3)
+
+
+@given(data=st.data())
+def test_a_patch_as_text_agrees_with_the_patch(data: st.DataObject) -> None:
+    existing = validate_create(data.draw(cs.create_payloads())).value
+    assert existing is not None
+    patch = data.draw(
+        st.one_of(
+            cs.update_patches(existing),
+            cs.invalid_update_patches(existing).map(lambda defect: defect[0]),
+        )
+    )
+    for text in _texts(patch):
+        result = validate_update_json(existing, text.encode())
+        assert verdict(result) == verdict(validate_update(existing, json.loads(text)))

@@ -1,0 +1,232 @@
+"""The rules on the body as received (`campaign_rules._rules.body`), through `validate_create_json`.
+
+Sources: RFC 8259, RFC 7493; decisions D-body-limits, D-byte-order-mark, D-lone-surrogates.
+Both sides of each bound; the case files (`tests/cases/body.*.json`) hold more.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from campaign_rules import ErrorKey, validate_create, validate_create_json
+from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
+from tests.support import payload
+
+INVALID = ErrorKey.INVALID_REQUEST
+BODY = payload("phone_call")
+TEXT = json.dumps(BODY)
+HEAD = TEXT[:-1]  # the body's object, open for one more member
+
+
+def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
+    return [(v.key, v.field, v.rule) for v in result.violations]
+
+
+def rules(result: Any) -> list[str]:
+    return [v.rule for v in result.violations]
+
+
+def sized(size: int, char: str = "d") -> str:
+    """The valid body's text with a `description` of `char`s making it `size` UTF-8 bytes."""
+    short = len((HEAD + ', "description": ""}').encode("utf-8"))
+    count, rest = divmod(size - short, len(char.encode("utf-8")))
+    return HEAD + ', "description": "' + char * count + "d" * rest + '"}'
+
+
+class TestBodyIsBytesOrText:
+    @pytest.mark.parametrize(
+        "data",
+        [TEXT, TEXT.encode(), bytearray(TEXT.encode()), memoryview(TEXT.encode())],
+        ids=["str", "bytes", "bytearray", "memoryview"],
+    )
+    def test_bytes_and_text_are_read(self, data: object) -> None:
+        result = validate_create_json(data)
+        assert result.ok
+        assert result.value == validate_create(BODY).value
+
+    @pytest.mark.parametrize("data", [None, 5, BODY, [TEXT], object()], ids=repr)
+    def test_anything_else_is_the_callers_bug(self, data: object) -> None:
+        result = validate_create_json(data)
+        assert found(result) == [(ErrorKey.SERVER_ERROR, None, "body.is_bytes_or_text")]
+        assert result.status == 500
+        assert result.violations[0].line is None
+
+    def test_a_released_view_is_refused_not_raised(self) -> None:
+        view = memoryview(TEXT.encode())
+        view.release()
+        assert rules(validate_create_json(view)) == ["body.is_bytes_or_text"]
+
+    def test_str_and_bytes_subclasses_are_read_as_their_base(self) -> None:
+        class Text(str):
+            def __len__(self) -> int:
+                raise AssertionError("no code of the subclass runs")
+
+        assert validate_create_json(Text(TEXT)).ok
+
+
+class TestBodyWithinSizeLimit:
+    @pytest.mark.parametrize("char", ["d", "é", "🚀"], ids=["ascii", "two bytes", "four bytes"])
+    def test_the_limit_is_read(self, char: str) -> None:
+        text = sized(BODY_MAX_BYTES, char)
+        assert len(text.encode("utf-8")) == BODY_MAX_BYTES
+        assert validate_create_json(text).ok
+        assert validate_create_json(text.encode()).ok
+
+    @pytest.mark.parametrize("char", ["d", "é", "🚀"], ids=["ascii", "two bytes", "four bytes"])
+    def test_one_byte_more_is_refused_unread(self, char: str) -> None:
+        text = sized(BODY_MAX_BYTES + 1, char)
+        for data in (text, text.encode()):
+            result = validate_create_json(data)
+            assert found(result) == [(INVALID, None, "body.within_size_limit")]
+            assert result.violations[0].line is None
+
+    def test_a_huge_body_is_refused_whatever_it_holds(self) -> None:
+        assert rules(validate_create_json(b"\xff" * (BODY_MAX_BYTES * 4))) == [
+            "body.within_size_limit"
+        ]
+
+
+class TestBodyHasNoByteOrderMark:
+    @pytest.mark.parametrize(
+        "data",
+        [
+            b"\xef\xbb\xbf" + TEXT.encode(),
+            "\ufeff" + TEXT,
+            "\ufeff".encode("utf-16"),
+            b"\xef\xbb\xbf",
+        ],
+        ids=["utf-8", "str", "utf-16", "only the mark"],
+    )
+    def test_a_mark_is_refused_at_the_start(self, data: object) -> None:
+        result = validate_create_json(data)
+        assert found(result) == [(INVALID, None, "body.has_no_byte_order_mark")]
+        assert (result.violations[0].line, result.violations[0].column) == (1, 1)
+
+    def test_a_mark_after_white_space_is_no_json(self) -> None:
+        assert rules(validate_create_json(" \ufeff" + TEXT)) == ["body.is_json"]
+
+
+class TestBodyIsUtf8:
+    @pytest.mark.parametrize(
+        "raw", [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82"]
+    )
+    def test_bytes_that_are_no_utf8_are_refused_where_they_are(self, raw: bytes) -> None:
+        data = (HEAD + ', "description": "é ').encode() + raw + b'"}'
+        result = validate_create_json(data)
+        assert found(result) == [(INVALID, None, "body.is_utf8")]
+        column = len(HEAD + ', "description": "é ') + 1
+        assert (result.violations[0].line, result.violations[0].column) == (1, column)
+
+    def test_every_code_point_in_utf8_is_read(self) -> None:
+        text = HEAD + ', "description": "\x7f\u07ff\uffff\U0010ffff"}'
+        assert validate_create_json(text.encode()).ok
+
+
+class TestBodyIsJson:
+    @pytest.mark.parametrize(
+        ("text", "place"),
+        [("", (1, 1)), ("{", (1, 2)), (TEXT + " x", (1, len(TEXT) + 2)), ('{\n"a" 1}', (2, 5))],
+        ids=["empty", "cut", "trailing data", "second line"],
+    )
+    def test_a_text_that_is_no_json_is_refused_where_it_stops(
+        self, text: str, place: tuple[int, int]
+    ) -> None:
+        result = validate_create_json(text)
+        assert found(result) == [(INVALID, None, "body.is_json")]
+        assert (result.violations[0].line, result.violations[0].column) == place
+
+    def test_every_truncation_of_a_body_is_refused_or_read(self) -> None:
+        text = json.dumps(payload("scheduled"), indent=1)
+        for end in range(len(text)):
+            assert rules(validate_create_json(text[:end].encode())) == ["body.is_json"]
+
+
+class TestDepthWithinLimit:
+    @staticmethod
+    def nested(depth: int) -> str:
+        return HEAD + ', "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+    def test_the_limit_is_read(self) -> None:
+        assert rules(validate_create_json(self.nested(BODY_MAX_DEPTH))) == [
+            "payload.known_members_only"
+        ]
+
+    def test_one_level_more_is_refused_at_the_first_container_past_it(self) -> None:
+        result = validate_create_json(self.nested(BODY_MAX_DEPTH + 1))
+        assert found(result) == [
+            (INVALID, "x" + "[0]" * (BODY_MAX_DEPTH - 1), "body.depth_within_limit")
+        ]
+        assert result.violations[0].pointer == "/x" + "/0" * (BODY_MAX_DEPTH - 1)
+
+    @pytest.mark.parametrize("opening", ["[", '{"a":'])
+    def test_a_hundred_thousand_levels_are_refused_not_raised(self, opening: str) -> None:
+        for text in (opening * 100_000, opening * 100_000 + "1" + "]" * 100_000):
+            assert rules(validate_create_json(text)) == ["body.depth_within_limit"]
+
+
+class TestMemberNamesUnique:
+    def test_a_repeat_is_refused_at_its_last_value(self) -> None:
+        text = HEAD + ',\n "retries": 1,\n "retries": 2}'
+        result = validate_create_json(text)
+        assert found(result) == [(INVALID, "retries", "body.member_names_unique")]
+        assert (result.violations[0].line, result.violations[0].column) == (3, 13)
+
+    def test_repeats_at_any_depth_each_at_its_pointer(self) -> None:
+        text = HEAD + ', "x": {"a": [{"b/c": 1, "b/c": 2}], "a": 3}}'
+        result = validate_create_json(text)
+        assert [(v.rule, v.pointer) for v in result.violations] == [
+            ("body.member_names_unique", "/x/a/0/b~1c"),
+            ("body.member_names_unique", "/x/a"),
+        ]
+
+    def test_names_that_differ_are_read(self) -> None:
+        text = HEAD + ', "description": "a:b", "scheduling": {"mon": {"startTime": "09:00", '
+        text += '"stopTime": "17:00", "active": true}, "tue": {"startTime": "09:00", '
+        text += '"stopTime": "17:00", "active": false}}}'
+        assert validate_create_json(text).ok
+
+    def test_an_escaped_colon_cannot_hide_a_repeat(self) -> None:
+        text = HEAD + ', "description": "\\u003a", "retries": 1, "retries": 1}'
+        assert rules(validate_create_json(text)) == ["body.member_names_unique"]
+
+
+class TestStringsAreUnicode:
+    @pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\udc00\\ud800", "\\ud83d x"])
+    def test_an_escaped_lone_surrogate_is_refused(self, escape: str) -> None:
+        text = HEAD + ', "description": "' + escape + '"}'
+        result = validate_create_json(text.encode())
+        assert found(result) == [(INVALID, "description", "body.strings_are_unicode")]
+
+    def test_a_lone_surrogate_in_a_str_is_refused(self) -> None:
+        result = validate_create_json(HEAD + ', "description": "\ud800"}')
+        assert rules(result) == ["body.strings_are_unicode"]
+
+    @pytest.mark.parametrize("escape", ["\\ud83d\\ude80", "\\u00e9", "\\\\ud800", "\\uffff"])
+    def test_escaped_text_is_read(self, escape: str) -> None:
+        assert validate_create_json(HEAD + ', "description": "' + escape + '"}').ok
+
+
+class TestNumbersFitADouble:
+    # The least integer that rounds to an infinity as a double: half an ulp past the largest.
+    OVERFLOW = 2**1024 - 2**970
+
+    @pytest.mark.parametrize(
+        "number",
+        ["1e309", "-1e309", "NaN", "Infinity", "-Infinity", str(OVERFLOW), "-" + str(OVERFLOW)],
+    )
+    def test_a_number_no_double_holds_is_refused(self, number: str) -> None:
+        result = validate_create_json(HEAD + ', "retries": ' + number + "}")
+        assert found(result) == [(INVALID, "retries", "body.numbers_fit_a_double")]
+
+    @pytest.mark.parametrize(
+        "number", ["1.7976931348623157e308", str(OVERFLOW - 1), "1e-400", "-0", "0.0"]
+    )
+    def test_a_number_a_double_holds_is_read(self, number: str) -> None:
+        result = validate_create_json(HEAD + ', "retries": ' + number + "}")
+        assert "body.numbers_fit_a_double" not in rules(result)
+        assert (
+            result.keys == validate_create(json.loads(HEAD + ', "retries": ' + number + "}")).keys
+        )

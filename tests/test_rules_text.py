@@ -1,0 +1,54 @@
+"""The rule on the free text of the payload (`campaign_rules._rules.text`).
+
+Source: decision D-lone-surrogates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from campaign_rules import ErrorKey, validate_create
+from campaign_rules._rules.text import FREE_TEXT_MEMBERS
+from tests.support import FakeDirectory, payload
+
+INVALID = ErrorKey.INVALID_REQUEST
+
+
+def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
+    return [(v.key, v.field, v.rule) for v in result.violations]
+
+
+class TestFreeTextIsUnicode:
+    @pytest.mark.parametrize("member", ["name", "integration_id", *FREE_TEXT_MEMBERS])
+    @pytest.mark.parametrize("text", ["\ud800", "x\udfff", "\udc00\ud800", "é\ud83d"])
+    def test_a_lone_surrogate_is_refused(self, member: str, text: str) -> None:
+        base = "whatsapp" if member.startswith("template") else "phone_call"
+        result = validate_create(payload(base, **{member: text}))
+        assert (INVALID, member, "text.free_text_is_unicode") in found(result)
+
+    @pytest.mark.parametrize("member", ["name", "integration_id", *FREE_TEXT_MEMBERS])
+    @pytest.mark.parametrize("text", ["🚀", "é", "\uffff", "\U0010ffff", "plain"])
+    def test_unicode_text_is_accepted(self, member: str, text: str) -> None:
+        base = "whatsapp" if member.startswith("template") else "phone_call"
+        assert validate_create(payload(base, **{member: text})).ok
+
+    def test_a_filter_tag_is_refused_at_its_index(self) -> None:
+        body = payload("cooldown")
+        body["cycles"]["filter_tags"] = ["tag-ok", "\ud800"]
+        assert found(validate_create(body)) == [
+            (INVALID, "cycles.filter_tags[1]", "text.free_text_is_unicode")
+        ]
+
+    def test_such_a_tag_or_integration_is_not_looked_up(self) -> None:
+        body = payload("cooldown", integration_id="\ud800")
+        body["cycles"]["filter_tags"] = ["\ud800"]
+        directory = FakeDirectory()
+        validate_create(body, directory=directory)
+        assert all("\ud800" not in args for _, args in directory.calls)
+
+    def test_another_rules_member_is_left_to_it(self) -> None:
+        assert found(validate_create(payload(timezone="\ud800"))) == [
+            (INVALID, "timezone", "timezone.is_iana_name")
+        ]
