@@ -327,6 +327,15 @@ def test_no_body_is_answered_with_a_5xx(
     assert roomy.query("SELECT count(*) FROM idempotency_records WHERE status >= 500") == [(0,)]
 
 
+def test_no_truncation_of_a_valid_body_is_answered_with_a_5xx(
+    roomy: Server, http: httpx.Client
+) -> None:
+    body = VALID.rstrip()  # a truncation of its final line break alone is the valid body
+    statuses = {post(http, roomy, body[:end]).status_code for end in range(len(body))}
+
+    assert statuses == {400}
+
+
 @pytest.fixture
 def breakable(tmp_path: Path) -> Iterator[Server]:
     """A server of its own, whose database the test may break and mend."""
