@@ -30,7 +30,9 @@ then whether it was issued), rate, then the operation's own checks. Where the se
 from its own records (an unknown API key, a campaign it does not have) it still lets the
 library's result types write the body, so every status and every error body has one author.
 What Starlette itself refuses (a path of no operation, a method the path does not allow) and
-an exception in an endpoint are answered in the same shapes (D-server-errors).
+an exception in an endpoint are answered in the same shapes (D-server-errors). A create body is
+read as bytes, only when declared JSON (else 415) and no longer than the library reads (else
+413), and judged by `validate_create_json`, so no body is answered with a 5xx (D-body-reading).
 """
 
 from __future__ import annotations
@@ -338,7 +340,7 @@ async def _bounded_body(request: Request, limit: int) -> bytes | None:
 def _exceeds(digits: str, limit: int) -> bool:
     """Whether the decimal `digits` name a number over `limit` (without converting a huge one)."""
     digits = digits.lstrip("0")
-    return len(digits) > len(str(limit)) or (len(digits) == len(str(limit)) and int(digits) > limit)
+    return len(digits) > len(str(limit)) or int(digits or "0") > limit
 
 
 def _fingerprint(body: bytes) -> FingerprintResult | CreateResult:

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> tuple[int
     for path in args.files:
         result = _check_file(path, kind=args.kind, status=args.status)
         if isinstance(result, str):
-            say(f"cannot read {path}: {result}")
+            say(f"cannot read {_printable(path)}: {result}")
             unreadable += 1
         else:
             checked.append((path, result))
