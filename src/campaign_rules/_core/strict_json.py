@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Final
+from typing import Final, cast
 
 from campaign_rules._core.json import fast_decoder
 from campaign_rules._core.json_text import TextProblem, scan_text
@@ -221,43 +221,42 @@ def _suspect(value: object, colons: int, colons_escaped: bool, strings: bool) ->
         return True
     members = 0
     string_colons = 0
-    # The value as the one item of a list at depth 0, so that a scalar body is walked too.
-    pending: list[object] = [[value]]
-    depths: list[int] = [0]
+    pending: list[object] = [value]
+    depths: list[int] = [1]  # the depth of each pending value: the body's is 1
     while pending:
         current = pending.pop()
         depth = depths.pop()
-        if depth > BODY_MAX_DEPTH:
-            return True
-        items: list[object]
-        if type(current) is dict:
-            members += len(current)
-            items = []
-            for name, item in current.items():
+        cls = type(current)
+        if cls is str:
+            text = cast("str", current)
+            if ":" in text:
+                string_colons += text.count(":")
+            if strings and has_surrogate(text):
+                return True
+        elif cls is dict:
+            if depth > BODY_MAX_DEPTH:
+                return True
+            members_of = cast("dict[str, object]", current)
+            members += len(members_of)
+            for name, item in members_of.items():
                 if ":" in name:
                     string_colons += name.count(":")
                 if strings and has_surrogate(name):
                     return True
-                items.append(item)
-        else:
-            items = current  # type: ignore[assignment]
-        for item in items:
-            cls = type(item)
-            if cls is str:
-                text: str = item  # type: ignore[assignment]
-                if ":" in text:
-                    string_colons += text.count(":")
-                if strings and has_surrogate(text):
-                    return True
-            elif cls is dict or cls is list:
                 pending.append(item)
                 depths.append(depth + 1)
-            elif cls is int:
-                number: int = item  # type: ignore[assignment]
-                if number.bit_length() > _DOUBLE_SAFE_INTEGER_BITS and _overflows(number):
-                    return True
-            elif cls is float and not math.isfinite(item):  # type: ignore[arg-type]
+        elif cls is list:
+            if depth > BODY_MAX_DEPTH:
                 return True
+            for item in cast("list[object]", current):
+                pending.append(item)
+                depths.append(depth + 1)
+        elif cls is int:
+            number = cast("int", current)
+            if number.bit_length() > _DOUBLE_SAFE_INTEGER_BITS and _overflows(number):
+                return True
+        elif cls is float and not math.isfinite(cast("float", current)):
+            return True
     return members + string_colons != colons
 
 
