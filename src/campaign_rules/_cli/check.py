@@ -86,8 +86,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help='print a JSON array, one {"file", "status", "body", "violations"} a file: the HTTP '
         "status, the error envelope or the normalized body, and every violation with all its "
-        "fields (key, field, message, rule, pointer, line, column) and the url of its rule's "
-        "page",
+        f"fields ({', '.join(field.name for field in attrs.fields(Violation))}) and the url of "
+        "its rule's page",
     )
     add_docs_url(check, "each violation's url points into")
 
