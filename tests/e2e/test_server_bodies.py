@@ -23,10 +23,12 @@ import pytest
 from examples.server import seed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from campaign_rules import validate_create_json
 from campaign_rules.requests import BODY_MAX_BYTES
 from campaign_rules.responses import ApiError, parse_error
+from campaign_rules.schema import openapi
 from tests.e2e.support import Server, seeded_server
 
 pytestmark = pytest.mark.e2e
@@ -233,6 +235,23 @@ def test_a_chunked_body_past_the_limit_is_a_413_before_its_end(roomy: Server) ->
 
     assert status == 413
     assert json.loads(body)["error"] == "INVALID_REQUEST"
+
+
+def test_the_413_and_415_bodies_are_those_the_openapi_document_lists(
+    roomy: Server, http: httpx.Client
+) -> None:
+    document = openapi()
+    answers = {
+        413: post(http, roomy, b" " * (BODY_MAX_BYTES + 1)),
+        415: post(http, roomy, VALID, content_type="text/plain"),
+    }
+    for status, response in answers.items():
+        listed = document["paths"]["/campaigns"]["post"]["responses"][str(status)]
+        schema = listed["content"]["application/json"]["schema"]
+        validator = Draft202012Validator({**schema, "components": document["components"]})
+
+        assert response.status_code == status
+        assert list(validator.iter_errors(response.json())) == []
 
 
 # What the library reads (validate_create_json)
