@@ -355,13 +355,6 @@ def test_no_truncation_of_a_valid_body_is_answered_with_a_5xx(
     assert statuses == {400}
 
 
-@pytest.fixture
-def breakable(tmp_path: Path) -> Iterator[Server]:
-    """A server of its own, whose database the test may break and mend."""
-    with seeded_server(tmp_path) as started:
-        yield started
-
-
 def test_a_5xx_is_never_stored_under_an_idempotency_key(
     breakable: Server, http: httpx.Client
 ) -> None:
