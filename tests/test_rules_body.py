@@ -188,6 +188,23 @@ class TestMemberNamesUnique:
         text += '"stopTime": "17:00", "active": false}}}'
         assert validate_create_json(text).ok
 
+    @pytest.mark.parametrize(
+        "members",
+        [
+            '"retries" :1, "retries":1',
+            '"retries"\n:1, "retries":1',
+            '"retries":1, "retries"\t: 1, "description": "\\":"',
+            '"a\\\\":1, "a\\\\" :1',
+            '"description": "x \\": y", "retries":1, "retries":1',
+        ],
+        ids=["space", "line feed", "tab", "a name ending in a backslash", "an escaped quote"],
+    )
+    def test_white_space_or_an_escaped_quote_before_a_colon_cannot_hide_a_repeat(
+        self, members: str
+    ) -> None:
+        result = validate_create_json((HEAD + ", " + members + "}").encode())
+        assert rules(result) == ["body.member_names_unique"]
+
     def test_an_escaped_colon_cannot_hide_a_repeat(self) -> None:
         text = HEAD + ', "description": "\\u003a", "retries": 1, "retries": 1}'
         assert rules(validate_create_json(text)) == ["body.member_names_unique"]

@@ -30,8 +30,8 @@ _EMPTY: Final[frozenset[str]] = frozenset()
 # Byte order marks: UTF-8's, and UTF-16's (UTF-32's little-endian one starts as UTF-16's).
 _MARKS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
 _TEXT_MARK: Final = "\ufeff"
-# A text with at most this many opening brackets nests no deeper than either decoder's
-# recursion allows; one with more is first walked by `scan_text`, which stops past the limit.
+# A text with at most this many opening brackets nests no deeper than `json`'s recursion
+# allows; one with more is first walked by `scan_text`, which stops past the limit.
 _DECODER_MAX_OPENINGS: Final = 500
 # An integer of more bits than this may round to an infinity as a double (2**1024 - 2**970
 # and up do): it is then converted to tell.
@@ -120,8 +120,9 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         reading.stop = (1, 1)
         return
     decode = fast_decoder()
-    openings = data.count(b"[") + data.count(b"{")
-    if decode is not None and openings <= _DECODER_MAX_OPENINGS:
+    if decode is not None:
+        # msgspec gives up past its own depth (a `RecursionError`), refused like any text it
+        # refuses: `json` and `scan_text` then tell why.
         try:
             value = decode(data)
         except Exception:
@@ -129,8 +130,7 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         else:
             # msgspec refuses escaped lone surrogates, numbers past a double, NaN and bytes
             # that are not UTF-8: left to check are repeated names, depth and long integers.
-            colons_escaped = b"\\u003a" in data or b"\\u003A" in data
-            if not _suspect(value, data.count(b":"), colons_escaped, strings=False):
+            if not _suspect(value, data, strings=False):
                 _accept(reading, value)
                 return
     try:
@@ -140,6 +140,7 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         reading.stop = _byte_place(data, error.start)
         return
     reading.text = text
+    openings = data.count(b"[") + data.count(b"{")
     _read_decoded_text(reading, text, openings, surrogates_possible=False)
 
 
@@ -154,20 +155,19 @@ def _read_text(reading: BodyReading, text: str) -> None:
         reading.byte_order_mark = True
         reading.stop = (1, 1)
         return
-    openings = text.count("[") + text.count("{")
     # A `str` may hold surrogate code points themselves, which no UTF-8 text can.
     surrogates = not text.isascii() and SURROGATE_CHARACTER.search(text) is not None
     decode = fast_decoder()
-    if decode is not None and openings <= _DECODER_MAX_OPENINGS and not surrogates:
+    if decode is not None and not surrogates:  # msgspec refuses them in a `str`
         try:
             value = decode(text)
         except Exception:
             pass
         else:
-            colons_escaped = "\\u003a" in text or "\\u003A" in text
-            if not _suspect(value, text.count(":"), colons_escaped, strings=False):
+            if not _suspect(value, text, strings=False):
                 _accept(reading, value)
                 return
+    openings = text.count("[") + text.count("{")
     _read_decoded_text(reading, text, openings, surrogates)
 
 
@@ -189,11 +189,10 @@ def _read_decoded_text(
     except (ValueError, RecursionError) as error:  # an integer over 4,300 digits
         reading.not_json = str(error) if isinstance(error, ValueError) else "nested too deeply"
         return
-    colons_escaped = "\\u003a" in text or "\\u003A" in text
     # `json` decodes an escaped lone surrogate to a surrogate code point: looked for when the
     # text has an escape.
     strings = surrogates_possible or "\\u" in text
-    if _suspect(value, text.count(":"), colons_escaped, strings=strings):
+    if _suspect(value, text, strings=strings):
         scan = scan_text(text, _EMPTY, BODY_MAX_DEPTH)
         if scan.problems:
             reading.problems = scan.problems
@@ -206,58 +205,111 @@ def _accept(reading: BodyReading, value: object) -> None:
     reading.refused = False
 
 
-def _suspect(value: object, colons: int, colons_escaped: bool, strings: bool) -> bool:
-    """Whether the text of the decoded `value` may hold what I-JSON refuses; `False` is sure.
+def _suspect(value: object, text: bytes | str, strings: bool) -> bool:
+    r"""Whether `text`, whose decoded value is `value`, may hold what I-JSON refuses.
 
-    `colons` is the number of `:` in the text: one per member, and one per colon in its
-    strings. A text with no escaped colon (`colons_escaped`) decodes each colon of a string
-    from one of its own, so its members number `colons` less the colons of the decoded strings
-    at least: when the decoded objects hold that many members, no name was repeated (a repeat
-    leaves a member out, and with it any colon of its strings). Also suspect: containers nested
-    deeper than `BODY_MAX_DEPTH`, an integer or float no double holds, and, when `strings`,
-    a string holding a surrogate code point.
+    `False` is sure; `True` sends the text to `scan_text`, which tells. Suspect: containers
+    nested deeper than `BODY_MAX_DEPTH`, an integer or float no double holds, when `strings` a
+    string or name holding a surrogate code point, and a text whose member names the decoded
+    objects do not all hold (a repeated name leaves a member out, and any colon of its
+    strings). Its colons are one per member and one per colon of its strings; when it escapes
+    no colon (`\u003a`, looked for only past a backslash), each colon of a decoded string is
+    one of its own, so the decoded objects hold every member exactly when their members and
+    the colons of their strings number the colons of the text. Counting the text's colons is
+    one pass in C (a single byte); counting the names in the text instead needs searches of
+    several bytes, each slower than the walk.
     """
-    if colons_escaped:
+    if isinstance(text, bytes):
+        if b"\\" in text and (b"\\u003a" in text or b"\\u003A" in text):
+            return True
+        members = _walk(value, True, strings)
+        return members < 0 or members != text.count(b":")
+    if "\\" in text and ("\\u003a" in text or "\\u003A" in text):
         return True
-    members = 0
-    string_colons = 0
+    members = _walk(value, True, strings)
+    return members < 0 or members != text.count(":")
+
+
+def _walk(value: object, colons: bool, strings: bool) -> int:
+    """The members of the objects of `value`, plus, when `colons`, the colons of its strings.
+
+    -1 when it holds a container nested deeper than `BODY_MAX_DEPTH`, a number no double
+    holds, or, when `strings`, a string or name holding a surrogate code point. Only
+    containers are kept to be walked; the other values are looked at where they are met.
+    """
+    total = 0
     pending: list[object] = [value]
     depths: list[int] = [1]  # the depth of each pending value: the body's is 1
     while pending:
         current = pending.pop()
         depth = depths.pop()
         cls = type(current)
-        if cls is str:
-            text = cast("str", current)
-            if ":" in text:
-                string_colons += text.count(":")
-            if strings and has_surrogate(text):
-                return True
-        elif cls is dict:
+        if cls is dict:
             if depth > BODY_MAX_DEPTH:
-                return True
-            members_of = cast("dict[str, object]", current)
-            members += len(members_of)
-            for name, item in members_of.items():
-                if ":" in name:
-                    string_colons += name.count(":")
-                if strings and has_surrogate(name):
-                    return True
-                pending.append(item)
-                depths.append(depth + 1)
+                return -1
+            members = cast("dict[str, object]", current)
+            total += len(members)
+            for name, item in members.items():
+                if colons or strings:
+                    found = _text_count(name, colons, strings)
+                    if found < 0:
+                        return -1
+                    total += found
+                kind = type(item)
+                if kind is dict or kind is list:
+                    pending.append(item)
+                    depths.append(depth + 1)
+                elif kind is str:
+                    if colons or strings:
+                        found = _text_count(cast("str", item), colons, strings)
+                        if found < 0:
+                            return -1
+                        total += found
+                elif not _number_fits(item, kind):
+                    return -1
         elif cls is list:
             if depth > BODY_MAX_DEPTH:
-                return True
+                return -1
             for item in cast("list[object]", current):
-                pending.append(item)
-                depths.append(depth + 1)
-        elif cls is int:
-            number = cast("int", current)
-            if number.bit_length() > _DOUBLE_SAFE_INTEGER_BITS and _overflows(number):
-                return True
-        elif cls is float and not math.isfinite(cast("float", current)):
-            return True
-    return members + string_colons != colons
+                kind = type(item)
+                if kind is dict or kind is list:
+                    pending.append(item)
+                    depths.append(depth + 1)
+                elif kind is str:
+                    if colons or strings:
+                        found = _text_count(cast("str", item), colons, strings)
+                        if found < 0:
+                            return -1
+                        total += found
+                elif not _number_fits(item, kind):
+                    return -1
+        elif cls is str:  # the body itself is a string
+            found = _text_count(cast("str", current), colons, strings)
+            if found < 0:
+                return -1
+            total += found
+        elif not _number_fits(current, cls):
+            return -1
+    return total
+
+
+def _text_count(text: str, colons: bool, strings: bool) -> int:
+    """The colons of `text` when `colons` (else 0); -1 when `strings` and it holds a surrogate."""
+    if strings and has_surrogate(text):
+        return -1
+    if colons and ":" in text:
+        return text.count(":")
+    return 0
+
+
+def _number_fits(value: object, kind: type) -> bool:
+    """Whether `value`, of class `kind`, is no number, or one a double holds."""
+    if kind is int:
+        number = cast("int", value)
+        return number.bit_length() <= _DOUBLE_SAFE_INTEGER_BITS or not _overflows(number)
+    if kind is float:
+        return math.isfinite(cast("float", value))
+    return True
 
 
 def _overflows(number: int) -> bool:
