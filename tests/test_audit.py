@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from campaign_rules import validate_create
+from campaign_rules import validate_create, validate_create_json
 from campaign_rules.audit import (
     FIRST_RECORDS_KEPT,
     AuditSummary,
@@ -119,6 +119,39 @@ def test_rows_are_the_violations_validate_create_reports_in_order():
         for violation in violations
     ]
     assert {row["record"] for row in rows} == {43}
+
+
+def test_rows_carry_the_pointer_the_line_and_the_column_of_each_violation():
+    # Known places: a character past ASCII and an emoji before the members, each one column.
+    line = '{"name": "Café 🌱", "retries": 9, "cycles": {"enabled": true, "mode": "x"}}'
+    rows = list(violation_rows([VALID, line.encode(), line + "\r\n"], first_line=7))
+    placed = {(row["record"], row["pointer"]): (row["line"], row["column"]) for row in rows}
+    assert placed[(8, "/retries")] == (8, line.index("9") + 1) == (8, 31)
+    assert placed[(9, "/retries")] == (9, 31)
+    assert placed[(8, "/cycles/mode")] == (8, line.index('"x"') + 1)
+    # An absent member is placed at its object's opening brace.
+    assert placed[(8, "/agent_id")] == (8, 1)
+    assert {row["record"] for row in rows} == {8, 9}
+
+
+def test_rows_have_the_places_validate_create_json_gives_the_line():
+    compared = 0
+    for line in store_lines(200, seed=5):
+        expected = validate_create_json(line)
+        if any(violation.rule.startswith("body.") for violation in expected.violations):
+            continue  # not I-JSON: the audit reads it as `json` does (D-audit-fast-decoder)
+        compared += bool(expected.violations)
+        rows = list(violation_rows([line]))
+        assert [(row["pointer"], row["line"], row["column"]) for row in rows] == [
+            (violation.pointer, violation.line, violation.column)
+            for violation in expected.violations
+        ]
+    assert compared > 20
+
+
+def test_an_unreadable_row_has_its_line_and_no_place_in_it():
+    [row] = violation_rows([VALID, BROKEN], first_line=3)
+    assert (row["record"], row["line"], row["pointer"], row["column"]) == (4, 4, None, None)
 
 
 def test_a_chunk_gives_its_summary_and_its_rows_as_json_lines_in_one_pass():

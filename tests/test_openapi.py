@@ -217,6 +217,8 @@ EXPECTED_ERRORS: dict[tuple[str, str], dict[int, list[str] | None]] = {
         401: None,
         402: ["BILLING_LIMIT_REACHED"],
         404: ["AGENT_NOT_FOUND", "INTEGRATION_NOT_FOUND"],
+        413: ["INVALID_REQUEST"],  # D-body-reading: too large to read
+        415: ["INVALID_REQUEST"],  # D-body-reading: not declared JSON
         429: ["RATE_LIMITED"],
         500: ["SERVER_ERROR"],
     },

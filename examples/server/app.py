@@ -33,7 +33,9 @@ then whether it was issued), rate, then the operation's own checks. Where the se
 from its own records (an unknown API key, a campaign it does not have) it still lets the
 library's result types write the body, so every status and every error body has one author.
 What Starlette itself refuses (a path of no operation, a method the path does not allow) and
-an exception in an endpoint are answered in the same shapes (D-server-errors).
+an exception in an endpoint are answered in the same shapes (D-server-errors). A create body is
+read as bytes, only when declared JSON (else 415) and no longer than the library reads (else
+413), and judged by `validate_create_json`, so no body is answered with a 5xx (D-body-reading).
 """
 
 from __future__ import annotations
@@ -65,8 +67,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create
+from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create_json
 from campaign_rules.idempotency import (
+    FingerprintResult,
     IdempotencyAction,
     IdempotencyClaim,
     IdempotencyRecord,
@@ -78,6 +81,7 @@ from campaign_rules.idempotency import (
 from campaign_rules.lifecycle import INITIAL_STATUS
 from campaign_rules.rate import RateLimiter, RateResult
 from campaign_rules.requests import (
+    BODY_MAX_BYTES,
     AuthorizationResult,
     ContactPathResult,
     ThreadPathResult,
@@ -92,7 +96,6 @@ BASE_PATH = "/api/v1.0"
 _LOG = logging.getLogger("uvicorn.error")  # where uvicorn logs its own errors
 T = TypeVar("T")
 _UNKNOWN_KEY = "the API key is not known"
-_NOT_JSON = "the request body is not JSON"
 _UNAVAILABLE = "the database cannot be reached now: retry after 1 second"
 # D-fleet: what is answered 503, with `Retry-After: 1`, rather than 500.
 _UNREACHABLE = (store.Unavailable, psycopg.OperationalError)
@@ -143,13 +146,12 @@ class CampaignService:
         key = check_idempotency_key(request.headers.get("Idempotency-Key"))
         if not key.ok:
             return _reply(key.status, key.envelope())
-        body, readable = _decode(await request.body())
-        if not readable:
-            refusal = _not_json()
-            return _reply(refusal.status, refusal.envelope())
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
         fingerprint = None
         if key.value is not None:
-            fingerprinted = request_fingerprint(body, method="POST", path="/campaigns")
+            fingerprinted = _fingerprint(body)
             if not fingerprinted.ok:
                 return _reply(fingerprinted.status, fingerprinted.envelope())
             fingerprint = fingerprinted.value
@@ -157,7 +159,9 @@ class CampaignService:
         if key.value is None or fingerprint is None:
             with self._transaction() as connection:
                 status, answer = self._create(connection, organization, body)
-            return _reply(status, answer)
+                # Encoded before the transaction commits: an answer that cannot be sent rolls
+                # the campaign back (D-body-reading).
+                return _reply(status, answer)
         return self._create_once(api_key, key.value, fingerprint, organization, body)
 
     def _create_once(
@@ -166,7 +170,7 @@ class CampaignService:
         idempotency_key: str,
         fingerprint: str,
         organization: store.Organization,
-        body: object,
+        body: bytes,
     ) -> Response:
         """Create under an `Idempotency-Key`: claim it, then create and store in one transaction.
 
@@ -181,6 +185,10 @@ class CampaignService:
         try:
             with self._transaction() as connection:
                 status, answer = self._create(connection, organization, body)
+                # Encoded before anything is stored or committed: an answer that cannot be sent
+                # rolls the campaign back, and no 5xx is ever stored under the key
+                # (D-body-reading).
+                response = _reply(status, answer)
                 if is_storable_status(status):
                     record = IdempotencyRecord(fingerprint, status, answer, store.clock(connection))
                     kept = store.finish_claim(connection, api_key, idempotency_key, claimed, record)
@@ -199,7 +207,7 @@ class CampaignService:
             with suppress(Exception), self._transaction() as connection:
                 store.release_claim(connection, api_key, idempotency_key, claimed)
             raise
-        return _reply(status, answer)
+        return response
 
     def _claim(self, api_key: str, idempotency_key: str, fingerprint: str) -> str | Response:
         """The request's claim token for the key, or the answer the key's record or claim gets.
@@ -223,10 +231,10 @@ class CampaignService:
         return token
 
     def _create(
-        self, connection: store.Connection, organization: store.Organization, body: object
+        self, connection: store.Connection, organization: store.Organization, body: bytes
     ) -> tuple[int, Any]:
         directory = store.OrganizationDirectory(connection, organization)
-        result = validate_create(body, directory=directory)
+        result = validate_create_json(body, directory=directory)
         if not result.ok:
             return result.status, result.envelope()
         campaign = result.value
@@ -349,17 +357,100 @@ def _limit(operation: str, rate_per_second: int | None, redis: Redis | None) -> 
     return shared_rate.SharedLimiter(redis, operation, local, requests=rate_per_second)
 
 
-def _decode(raw: bytes) -> tuple[object, bool]:
-    """The decoded JSON body and whether it was JSON at all."""
+# Reading a request body (D-body-reading): the media type it must be declared as. The most the
+# server reads of it is the library's `BODY_MAX_BYTES` (D-body-limits), so that a body is either
+# refused unread (413) or read whole and judged by the library (`validate_create_json`), which
+# refuses every text that is not I-JSON as a violation (400).
+_MEDIA_TYPE = "application/json"
+_CHARSET = "utf-8"
+_OWS = " \t"  # RFC 9110 section 5.6.3: optional white space
+_NOT_DECLARED_JSON = (
+    f"the body must be declared Content-Type: {_MEDIA_TYPE} (with charset={_CHARSET} or no "
+    "parameter)"
+)
+_TOO_LARGE = f"the body must be at most {BODY_MAX_BYTES:,} bytes"
+
+
+async def _json_body(request: Request) -> bytes | Response:
+    """The request body, or the 415 or 413 envelope that refuses it unread (D-body-reading)."""
+    if not _declared_json(request.headers.getlist("Content-Type")):
+        return _refusal(415, "Content-Type", _NOT_DECLARED_JSON, "server.body_is_declared_json")
+    body = await _bounded_body(request, BODY_MAX_BYTES)
+    if body is None:
+        return _refusal(413, None, _TOO_LARGE, "server.body_within_size")
+    return body
+
+
+def _declared_json(content_types: list[str]) -> bool:
+    """Whether the one `Content-Type` header says `application/json`, in UTF-8 if it says.
+
+    The media type and the parameter's name and value in any case (RFC 9110 section 8.3.1), the
+    value quoted or not, white space around each part; two headers are refused, since a proxy
+    in front may read the other one.
+    """
+    if len(content_types) != 1:
+        return False
+    media_type, *parameters = content_types[0].split(";")
+    if media_type.strip(_OWS).lower() != _MEDIA_TYPE:
+        return False
+    for parameter in parameters:
+        name, equals, value = parameter.strip(_OWS).partition("=")
+        if (name or equals) and (name.lower(), _unquoted(value).lower()) != ("charset", _CHARSET):
+            return False
+    return True
+
+
+def _unquoted(value: str) -> str:
+    """A parameter's value without the quotes of a quoted string (RFC 9110 section 5.6.4)."""
+    quoted = len(value) >= 2 and value[0] == value[-1] == '"'
+    return value[1:-1] if quoted else value
+
+
+async def _bounded_body(request: Request, limit: int) -> bytes | None:
+    """The body, read from the ASGI stream; `None` as soon as it is longer than `limit` bytes.
+
+    A declared `Content-Length` over the limit is refused before any byte is read, and no more
+    than `limit` bytes and the chunk being received are ever held.
+    """
+    declared = request.headers.get("Content-Length", "")
+    if declared.isascii() and declared.isdigit() and _exceeds(declared, limit):
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        if len(body) + len(chunk) > limit:
+            return None
+        body += chunk
+    return bytes(body)
+
+
+def _exceeds(digits: str, limit: int) -> bool:
+    """Whether the decimal `digits` name a number over `limit` (without converting a huge one)."""
+    digits = digits.lstrip("0")
+    return len(digits) > len(str(limit)) or int(digits or "0") > limit
+
+
+def _fingerprint(body: bytes) -> FingerprintResult | CreateResult:
+    """The fingerprint of a create request with `body`, or the refusal of a body with none.
+
+    The fingerprint is of the JSON data (D-fingerprint), so the body is decoded for it. A body
+    with none (not JSON, NaN, a number past a double) is refused as `validate_create_json`
+    refuses it, with its place, as it is without a key.
+    """
     try:
-        return json.loads(raw), True
+        decoded = json.loads(body)
     except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past the stack
-        return None, False
+        decoded = NotImplemented  # no JSON data: `request_fingerprint` refuses it
+    fingerprinted = request_fingerprint(decoded, method="POST", path="/campaigns")
+    if fingerprinted.ok:
+        return fingerprinted
+    refused = validate_create_json(body)
+    return fingerprinted if refused.ok else refused
 
 
-def _not_json() -> CreateResult:
-    violation = Violation(ErrorKey.INVALID_REQUEST, None, _NOT_JSON, "server.body_is_json")
-    return CreateResult(value=None, violations=(violation,))
+def _refusal(status: int, field: str | None, message: str, rule: str) -> Response:
+    """A refusal of the request's body as such, in the envelope of spec 7.1 (D-body-reading)."""
+    violation = Violation(ErrorKey.INVALID_REQUEST, field, message, rule)
+    return _reply(status, CreateResult(value=None, violations=(violation,)).envelope())
 
 
 def _not_found(key: ErrorKey, field: str, what: str) -> ContactPathResult:

@@ -68,7 +68,8 @@ class Tally:
     """A summary being built, one record at a time, in the order of the lines.
 
     `campaign_rules.audit` makes its `AuditSummary` from these counts; `findings` holds each
-    record that has a row to write (invalid or unreadable) with its number, when asked for.
+    record that has a row to write (invalid or unreadable) with its number and its line, when
+    asked for, so that the rows can place each violation in its line.
     """
 
     def __init__(self) -> None:
@@ -81,7 +82,7 @@ class Tally:
         self.rule_records: dict[str, list[int]] = {}
         self.rule_examples: dict[str, Violation] = {}
         self.keys: dict[str, int] = {}
-        self.findings: list[tuple[int, tuple[Violation, ...] | str]] = []
+        self.findings: list[tuple[int, tuple[Violation, ...] | str, object]] = []
 
     def add(self, number: int, verdict: tuple[Violation, ...] | str) -> None:
         """Count the record of line `number` (from 1), which is not blank."""
@@ -116,6 +117,6 @@ def tally_lines(lines: Iterator[object], rows: bool) -> Tally:
             continue
         tally.add(count, verdict)
         if rows and verdict:
-            tally.findings.append((count, verdict))
+            tally.findings.append((count, verdict, line))
     tally.lines = count
     return tally

@@ -25,8 +25,10 @@ import attrs
 
 from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, read_line, tally_lines
 from campaign_rules._core.json import ONE_TEXT_CLASSES
+from campaign_rules._core.strict_json import BodyReading
 from campaign_rules._core.violations import Violation
 from campaign_rules._export.report import DOCS_URL, render_report
+from campaign_rules._rules.json_validation import placed_violations
 
 __all__ = [
     "FIRST_RECORDS_KEPT",
@@ -219,8 +221,10 @@ def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
 class ViolationRow(TypedDict):
     """One violation of one record, as a JSON object.
 
-    An unreadable record gives one row with `rule`, `key` and `field` null and the reason in
-    `message` (D-audit-records).
+    `pointer` is the violation's JSON Pointer, `line` the record's line (its number), and
+    `column` where the violation's member starts in that line (from 1, in characters;
+    D-positions). An unreadable record gives one row with `rule`, `key`, `field`, `pointer` and
+    `column` null and the reason in `message` (D-audit-records).
     """
 
     record: int
@@ -228,6 +232,9 @@ class ViolationRow(TypedDict):
     key: str | None
     field: str | None
     message: str
+    pointer: str | None
+    line: int
+    column: int | None
 
 
 def audit_lines(lines: Iterable[bytes | str]) -> AuditSummary:
@@ -252,7 +259,7 @@ def violation_rows(lines: Iterable[bytes | str], *, first_line: int = 1) -> Iter
     for number, line in enumerate(_lines(lines), start=_int(first_line)):
         verdict = read_line(line)
         if verdict:
-            yield from _rows(number, verdict)
+            yield from _rows(number, verdict, line)
 
 
 def audit_chunk(
@@ -270,24 +277,51 @@ def audit_chunk(
     tally = tally_lines(lines, rows)
     text = [
         json.dumps(row) + "\n"
-        for count, verdict in tally.findings
-        for row in _rows(first_line + count - 1, verdict)
+        for count, verdict, line in tally.findings
+        for row in _rows(first_line + count - 1, verdict, line)
     ]
     return _summary(tally), "".join(text)
 
 
-def _rows(number: int, verdict: tuple[Violation, ...] | str) -> Iterator[ViolationRow]:
+def _rows(
+    number: int, verdict: tuple[Violation, ...] | str, line: object
+) -> Iterator[ViolationRow]:
     if isinstance(verdict, str):  # why the line is unreadable
-        yield ViolationRow(record=number, rule=None, key=None, field=None, message=verdict)
+        yield ViolationRow(
+            record=number,
+            rule=None,
+            key=None,
+            field=None,
+            message=verdict,
+            pointer=None,
+            line=number,
+            column=None,
+        )
         return
-    for violation in verdict:
+    for violation in _placed(verdict, line):
         yield ViolationRow(
             record=number,
             rule=violation.rule,
             key=violation.key.value,
             field=violation.field,
             message=violation.message,
+            pointer=violation.pointer,
+            line=number,
+            column=violation.column,
         )
+
+
+def _placed(violations: tuple[Violation, ...], line: object) -> tuple[Violation, ...]:
+    """The violations of a refused record, each with its place in the record's line.
+
+    Found here, for a row, and only for a refused record: the audit reads no place for a valid
+    one (D-positions). A line read as a record is UTF-8 text, with its line break at the most.
+    """
+    if not isinstance(line, (bytes, str)):  # never: such a line is unreadable, not refused
+        return violations
+    reading = BodyReading()
+    reading.text = line if isinstance(line, str) else line.decode("utf-8")
+    return placed_violations(violations, reading)
 
 
 def _summary(tally: Tally) -> AuditSummary:

@@ -1,8 +1,10 @@
-"""What a server checks of a request before its body: credentials and path parameters.
+"""What a server checks of a request before its body: credentials, path parameters, size.
 
 The `Authorization` header is `api-key <KEY>` (spec 5, D-authorization); the ids in the paths
 of `GET /campaigns/{id}/contacts/{contact_id}` and `GET /thread/{id}` are D-path-ids and
-D-thread-id. Each check takes any value and never raises.
+D-thread-id. Each check takes any value and never raises. `BODY_MAX_BYTES` is the most a body
+read as text may hold (D-body-limits): `validate_create_json` refuses a longer one, and a server
+refuses it unread with 413 (D-body-reading).
 
 
 A refused header answers 401 with the credentials body of spec 5 rule 3, `{error, message}`,
@@ -20,6 +22,7 @@ from campaign_rules._core.json import as_string
 from campaign_rules._core.limits import (
     AUTHORIZATION_MAX_LENGTH,
     AUTHORIZATION_SCHEME,
+    BODY_MAX_BYTES,
     VISIBLE_ASCII,
 )
 from campaign_rules._core.outcome import Outcome, status_body
@@ -28,6 +31,7 @@ from campaign_rules._rules.table import CONTACT_PATH_RULES, THREAD_PATH_RULES
 from campaign_rules._server.paths import ContactPath, ContactPathParameters, read_path_id
 
 __all__ = [
+    "BODY_MAX_BYTES",
     "AuthorizationResult",
     "ContactPath",
     "ContactPathResult",

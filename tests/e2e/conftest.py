@@ -9,6 +9,7 @@ operation: tests never depend on how fast the machine is, and each test takes fr
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -27,3 +28,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def http() -> Iterator[httpx.Client]:
     with httpx.Client(timeout=10.0) as client:
         yield client
+
+
+@pytest.fixture
+def breakable(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own, whose database the test may break (and mend)."""
+    with seeded_server(tmp_path) as started:
+        yield started

@@ -23,7 +23,7 @@ import attrs
 import pytest
 from examples.server import seed
 
-from campaign_rules import validate_create
+from campaign_rules import validate_create_json
 from campaign_rules.responses import (
     ParseResult,
     parse_contact_response,
@@ -195,10 +195,14 @@ def test_the_offline_check_of_the_invalid_example_lists_every_violation(tmp_path
 
     result = run(as_here(command, 8000), tmp_path)
 
-    body = json.loads((EXAMPLES / "invalid.json").read_text(encoding="utf-8"))
-    violations = validate_create(body).violations
+    violations = validate_create_json((EXAMPLES / "invalid.json").read_bytes()).violations
     assert result.returncode == 1, result.stderr
     assert len(violations) > 1
     assert result.stdout.splitlines() == [
-        f"{violation.key.value} {violation.field}: {violation.message}" for violation in violations
+        *(
+            f"examples/invalid.json:{v.line}:{v.column}: {v.key.value} {v.field} {v.message}"
+            f" [{v.rule}]"
+            for v in violations
+        ),
+        f"Found {len(violations)} violations in 1 file",
     ]

@@ -7,15 +7,12 @@ exception in an endpoint are answered in the envelope of spec 7.1, or the thread
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import httpx
 import pytest
 from examples.server import seed
 
 from campaign_rules.responses import ApiError, CredentialsError, parse_error
-from tests.e2e.support import Server, seeded_server
+from tests.e2e.support import Server
 
 pytestmark = pytest.mark.e2e
 
@@ -78,13 +75,6 @@ def test_a_path_outside_the_base_address_is_a_404_envelope(
 
     assert response.status_code == 404
     assert envelope_of(response).error.value == "NOT_FOUND"
-
-
-@pytest.fixture
-def breakable(tmp_path: Path) -> Iterator[Server]:
-    """A server of its own, whose database the test may break."""
-    with seeded_server(tmp_path) as started:
-        yield started
 
 
 def test_an_exception_in_an_endpoint_is_a_500_in_the_operations_shape(

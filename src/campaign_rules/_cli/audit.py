@@ -27,11 +27,11 @@ from typing import Any, BinaryIO, Final, Protocol, cast
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import interruptible, standard_input
+from campaign_rules._cli.options import add_docs_url
 from campaign_rules._cli.outputs import OutputFile, output_file
 from campaign_rules._cli.pool import WorkerDied, Workers, workers
 from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules._export.catalogue import catalogue
-from campaign_rules._export.report import DOCS_URL
 from campaign_rules.audit import AuditSummary, audit_chunk, html_report
 
 __all__ = [
@@ -96,19 +96,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     audit.add_argument(
         "--violations",
         metavar="FILE",
-        help="write every violation as a JSON line: record, rule, key, field, message",
+        help="write every violation as a JSON line: record, rule, key, field, message, "
+        "pointer, line and column (of the violation's member in the record's line)",
     )
     audit.add_argument(
         "--html",
         metavar="REPORT",
         help="also write the summary as one self-contained HTML page, with charts",
     )
-    audit.add_argument(
-        "--docs-url",
-        metavar="URL",
-        default=DOCS_URL,
-        help=f"the documentation site the report links each rule to (default: {DOCS_URL})",
-    )
+    add_docs_url(audit, "the report links each rule to")
 
 
 def _jobs(text: str) -> int:

@@ -196,8 +196,17 @@ _STATUS_DESCRIPTIONS: Final = {
     402: "The organization's billing limit is reached (spec 4.1 rule 4).",
     404: "No such record, or a path that cannot name one (D-path-ids, D-thread-id).",
     429: "Over the rate of the API key for this operation (spec 8, D-rate-limit, D-rate-scope).",
+    413: "The body is larger than the service reads; it is refused unread (D-body-reading).",
+    415: (
+        "The body is not declared `Content-Type: application/json` (with `charset=utf-8` or "
+        "no parameter); it is refused unread (D-body-reading)."
+    ),
     500: "The server found a broken record or broke its own rules (D-response-violations).",
 }
+
+# D-body-reading: what an operation that takes a body answers, before reading it, to a body it
+# will not read (too large, or not declared JSON): the status, and the key of its envelope.
+_BODY_REFUSALS: Final = {413: ErrorKey.INVALID_REQUEST, 415: ErrorKey.INVALID_REQUEST}
 
 
 def openapi() -> dict[str, Any]:
@@ -351,10 +360,14 @@ def _paths() -> dict[str, Any]:
             "parameters": operation.parameters(),
             "responses": _responses(operation),
         }
-        if operation.method == "post":
+        if _takes_body(operation):
             item["requestBody"] = _creation_body()
         paths.setdefault(operation.path, {})[operation.method] = item
     return paths
+
+
+def _takes_body(operation: _Operation) -> bool:
+    return operation.method == "post"
 
 
 def _creation_body() -> dict[str, Any]:
@@ -392,6 +405,8 @@ def _responses(operation: _Operation) -> dict[str, Any]:
     }
     responses: dict[str, Any] = {str(operation.success_status): success}
     statuses = {401: None, **_keys_by_status(operation.rules)}
+    if _takes_body(operation):
+        statuses |= {status: [key.value] for status, key in _BODY_REFUSALS.items()}
     for status, keys in sorted(statuses.items()):
         if keys is None or operation.status_bodies:
             body = {"allOf": [_component("CredentialsError"), _error_is(status)]}

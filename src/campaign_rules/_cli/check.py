@@ -1,0 +1,232 @@
+"""`campaign-rules check FILE...`: bodies read as the server reads them, each violation in place.
+
+A creation body is read from its bytes with `validate_create_json`, as the reference server
+reads a request's body, so the command and a server give one verdict on one file, a byte order
+mark, a text that is not UTF-8 or not JSON and a duplicate member included; each violation is
+printed as `FILE:LINE:COL: KEY field message [rule]`, as ruff and mypy print theirs, then a
+count (D-check-output). A response body (`--kind`) is decoded as JSON and read by its reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import enum
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+import attrs
+
+from campaign_rules import validate_create_json
+from campaign_rules._cli.exits import ExitStatus, describe_exits, say
+from campaign_rules._cli.inputs import standard_input
+from campaign_rules._cli.options import add_docs_url
+from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.outcome import Outcome
+from campaign_rules._core.violations import Violation
+from campaign_rules._export.report import rule_url
+from campaign_rules._wire.convert import to_wire
+from campaign_rules.responses import (
+    parse_contact_response,
+    parse_create_response,
+    parse_error,
+    parse_thread,
+)
+
+__all__ = ["add_parser", "run"]
+
+# What `check --kind` reads a response body as, from its decoded JSON.
+_RESPONSE_READERS: Final[dict[str, Callable[[object, int | None], Outcome[Any]]]] = {
+    "create-response": lambda body, _: parse_create_response(body),
+    "contact-response": lambda body, _: parse_contact_response(body),
+    "thread": lambda body, _: parse_thread(body),
+    "error": lambda body, status: parse_error(status, body),
+}
+# A creation request (the default) is read from its bytes, as a server reads it.
+_CREATE: Final = "create"
+_STDIN: Final = "-"
+
+# The white space of JSON (RFC 8259 section 2): a file of nothing else holds no value.
+_JSON_WHITESPACE: Final = b" \t\r\n"
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `check` sub-command to the parser's sub-commands."""
+    check = commands.add_parser(
+        "check",
+        help="validate JSON bodies: campaign creation requests, or responses",
+        description="Validate JSON bodies offline (no directory look-ups): campaign creation "
+        "requests, read from their bytes as the server reads a request's body (UTF-8, no byte "
+        "order mark, I-JSON: no duplicate member names), or response bodies of the service. "
+        "Each violation is printed as FILE:LINE:COL: KEY field message [rule], then the count. "
+        + describe_exits(
+            valid="every file valid",
+            invalid="violations found",
+            unreadable="a file could not be read (or, with --kind, held no JSON value), or "
+            "flags that do not go together",
+        ),
+    )
+    check.add_argument(
+        "files", nargs="+", metavar="FILE", help="a JSON file, or - for standard input"
+    )
+    check.add_argument(
+        "--kind",
+        choices=sorted([_CREATE, *_RESPONSE_READERS]),
+        default=_CREATE,
+        help="what the bodies are (default: create, a campaign creation request)",
+    )
+    check.add_argument(
+        "--status",
+        type=int,
+        help="with --kind error: the HTTP status the error body came with",
+    )
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help='print a JSON array, one {"file", "status", "body", "violations"} a file: the HTTP '
+        "status, the error envelope or the normalized body, and every violation with all its "
+        f"fields ({', '.join(field.name for field in attrs.fields(Violation))}) and the url of "
+        "its rule's page",
+    )
+    add_docs_url(check, "each violation's url points into")
+
+
+def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> tuple[int, str]:
+    """Run `campaign-rules check` with parsed arguments: the exit status and what to print.
+
+    A file that cannot be read is named on standard error, the others are checked all the
+    same, and the status is then 2.
+    """
+    if args.kind == "error" and args.status is None:
+        command.error("--kind error needs --status, the HTTP status the body came with")
+    if args.kind != "error" and args.status is not None:
+        command.error(f"--status goes with --kind error only, not with --kind {args.kind}")
+    checked: list[tuple[str, Outcome[Any]]] = []
+    unreadable = 0
+    for path in args.files:
+        result = _check_file(path, kind=args.kind, status=args.status)
+        if isinstance(result, str):
+            say(f"cannot read {_printable(path)}: {result}")
+            unreadable += 1
+        else:
+            checked.append((path, result))
+    if args.json:
+        reports = [_json_report(path, result, args.docs_url) for path, result in checked]
+        text = json.dumps(reports, indent=2, allow_nan=False) + "\n"
+    else:
+        lines = [_line(path, v) for path, result in checked for v in result.violations]
+        text = "".join(line + "\n" for line in [*lines, _count(checked, unreadable)])
+    if unreadable:
+        return ExitStatus.UNREADABLE, text
+    invalid = any(not result.ok for _, result in checked)
+    return (ExitStatus.INVALID if invalid else ExitStatus.VALID), text
+
+
+def _check_file(path: str, *, kind: str, status: int | None) -> Outcome[Any] | str:
+    """The result of the file's body, or why it could not be read."""
+    try:
+        if path == _STDIN:
+            data = standard_input().read()
+        else:
+            with open(path, "rb") as file:
+                data = file.read()
+    except OSError as error:
+        return error.strerror or str(error)
+    if kind == _CREATE:
+        return validate_create_json(data)
+    try:
+        body = _decoded(data)
+    except _CannotRead as error:
+        return str(error)
+    return _RESPONSE_READERS[kind](body, status)
+
+
+class _CannotRead(Exception):
+    """Why a response body holds no JSON value."""
+
+
+def _decoded(data: bytes) -> object:
+    """The JSON value of a response body; `_CannotRead` says why there is none.
+
+    A byte order mark is named as such (D-byte-order-mark), and so is an empty file.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        raise _CannotRead(
+            "the file starts with a UTF-8 byte order mark; save it as UTF-8 without one "
+            "(JSON text has none, RFC 8259 section 8.1)"
+        )
+    if not data.strip(_JSON_WHITESPACE):
+        what = "the file is empty" if not data else "the file holds only white space"
+        raise _CannotRead(f"{what}; it should hold one JSON value")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _CannotRead(f"it is not UTF-8 text: {error}") from None
+    try:
+        return decode_json(text)
+    except NotJson as error:
+        where = f" at line {error.where[0]} column {error.where[1]}" if error.where else ""
+        raise _CannotRead(f"it is not valid JSON: {error.reason}{where}") from None
+
+
+def _line(path: str, violation: Violation) -> str:
+    """One violation as ruff and mypy print theirs: `FILE:LINE:COL: KEY field message [rule]`."""
+    place = _printable(path)
+    if violation.line is not None and violation.column is not None:
+        place = f"{place}:{violation.line}:{violation.column}"
+    field = "(body)" if violation.field is None else _printable(violation.field)
+    message = _printable(violation.message)
+    return f"{place}: {violation.key.value} {field} {message} [{violation.rule}]"
+
+
+def _printable(text: str) -> str:
+    """The text on one line: a file or member name may hold a line break or a control character."""
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+
+
+def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int) -> str:
+    """The last line: `Found 7 violations in 1 of 2 files`, or `No violations in 2 files`.
+
+    The files that could not be read are counted after it, when there are any.
+    """
+    violations = sum(len(result.violations) for _, result in checked)
+    files = len(checked)
+    if violations:
+        invalid = sum(1 for _, result in checked if result.violations)
+        where = f"{invalid} of {_plural(files, 'file')}" if files > 1 else _plural(files, "file")
+        line = f"Found {_plural(violations, 'violation')} in {where}"
+    elif files:
+        line = f"No violations in {_plural(files, 'file')}"
+    else:
+        line = "No files checked"
+    if unreadable:
+        line += f"; {_plural(unreadable, 'file')} could not be read"
+    return line
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def _json_report(path: str, result: Outcome[Any], docs_url: str) -> dict[str, object]:
+    """What `check --json` prints of one file: status, body to answer with, every violation."""
+    return {
+        "file": path,
+        "status": result.status,
+        "body": result.envelope() if result.value is None else to_wire(result.value),
+        "violations": [_json_violation(violation, docs_url) for violation in result.violations],
+    }
+
+
+def _json_violation(violation: Violation, docs_url: str) -> dict[str, object]:
+    """Every field of the violation, in its class's order, and the address of its rule's page."""
+    fields: dict[str, object] = {
+        field.name: _plain(getattr(violation, field.name)) for field in attrs.fields(Violation)
+    }
+    fields["url"] = rule_url(violation.rule, docs_url)
+    return fields
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, enum.Enum) else value
