@@ -107,4 +107,3 @@ def _parser() -> tuple[
         "the rules and the response readers (the file schema/openapi.json of the repository).",
     )
     return parser, commands
-
