@@ -13,6 +13,7 @@ import pytest
 from campaign_rules import validate_create
 from campaign_rules._cli import main
 from campaign_rules._cli.exits import ExitStatus
+from campaign_rules._core.limits import RETRIES
 from campaign_rules._export.catalogue import render_markdown
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -25,14 +26,14 @@ def test_valid_examples_print_ok_and_the_normalized_campaign(name, capsys):
     first, rest = out.split("\n", 1)
     assert first == "ok"
     campaign = json.loads(rest)
-    assert campaign["retries"] in range(6)
+    assert campaign["retries"] in RETRIES
     assert "message_limit" in campaign
 
 
 def test_invalid_example_prints_one_line_per_violation(capsys):
     assert main(["check", str(EXAMPLES / "invalid.json")]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert "INVALID_REQUEST retries: retries must be from 0 to 5" in lines
+    assert f"INVALID_REQUEST retries: {RETRIES.must_be('retries')}" in lines
     assert "INVALID_REQUEST first_message: first_message is for phone_call campaigns only" in lines
     assert any(
         line.startswith("SCHEDULED_MODE_ONLY cycles.schedule_start_date: ") for line in lines

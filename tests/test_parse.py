@@ -540,10 +540,14 @@ class TestParseError:
 
 
 def _envelopes_of_the_case_files() -> list[Any]:
-    """`(status, envelope)` of every refused case: creation, update, request and lifecycle."""
+    """`(status, envelope)` of each case the library refuses: creation, update, request, lifecycle.
+
+    Refused by the library, not by the case's expectation (`tests/test_cases.py` judges that):
+    so that a bound changed in `_core.limits` leaves this test to the envelopes alone.
+    """
     found = []
     for stem, case in all_cases():
-        if "response" in case or not case["violations"]:
+        if "response" in case:
             continue
         directory = build_directory(case["directory"]) if "directory" in case else None
         if any(source in case for source in REQUEST_SOURCES):
@@ -559,7 +563,9 @@ def _envelopes_of_the_case_files() -> list[Any]:
             )
         else:
             result = validate_create(build_payload(case), directory=directory)
-        found.append(pytest.param(result.status, result.envelope(), id=f"{stem}::{case['title']}"))
+        if result.envelope() is not None:
+            param = pytest.param(result.status, result.envelope(), id=f"{stem}::{case['title']}")
+            found.append(param)
     return found
 
 

@@ -26,6 +26,7 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
+from campaign_rules._core.limits import RETRIES
 from tests.support import BASES, SPEC_ERROR_KEYS, STATUS, WINDOW, FakeDirectory, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
@@ -173,7 +174,7 @@ class TestEnvelope:
         assert envelope == {
             "success": False,
             "error": "INVALID_REQUEST",
-            "message": "retries must be from 0 to 5",
+            "message": RETRIES.must_be("retries"),
             "field": "retries",
         }
         assert list(envelope) == ["success", "error", "message", "field"]
