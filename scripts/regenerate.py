@@ -24,9 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts import bound_texts  # noqa: E402
+
 from campaign_rules._export.json_schema import render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
-from scripts import bound_texts  # noqa: E402
 
 # Each committed export, by path, and the function that writes it.
 EXPORTS: dict[str, Callable[[], str]] = {
