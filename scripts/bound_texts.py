@@ -121,7 +121,8 @@ class Stale:
     name: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.found!r} states {self.name} as {self.expected}"
+        where = f"{self.path}:{self.line}"
+        return f"{where}: {self.found!r}, where limits.{self.name} says {self.expected!r}"
 
 
 def _spelt(value: int, like: str) -> str:

@@ -31,6 +31,7 @@ from campaign_rules import (
     validate_update,
 )
 from campaign_rules import strategies as public
+from campaign_rules._core.limits import PATH_ID_MAX
 from campaign_rules.responses import (
     AgentRef,
     ApiError,
@@ -476,13 +477,13 @@ class TestFromCreate:
         kept = detail_of(created("phone_call"), created_at=aware)
         assert to_wire(kept)["created_at"] == "2026-03-01T10:30:00+01:00"
 
-    @pytest.mark.parametrize("id_", [1, 2**53 - 1])
+    @pytest.mark.parametrize("id_", [1, PATH_ID_MAX])
     def test_an_id_within_the_wire_range_reads_back(self, id_: int) -> None:
         detail = detail_of(created("phone_call"), id=id_)
         body = {"success": True, "campaign": to_wire(detail)}
         assert parse_create_response(body).value == detail
 
-    @pytest.mark.parametrize("id_", [0, -1, 2**53, True, 1.0, "42"], ids=repr)
+    @pytest.mark.parametrize("id_", [0, -1, PATH_ID_MAX + 1, True, 1.0, "42"], ids=repr)
     def test_an_id_outside_the_wire_range_is_the_servers_bug(self, id_: object) -> None:
         # D-path-ids: parse_create_response would refuse the body such a detail writes.
         with pytest.raises(TypeError, match="a campaign id is an int from 1 to"):

@@ -111,7 +111,9 @@ def test_the_rule_has_its_changelog_line(rule: str) -> None:
     )
 
 
-@pytest.mark.parametrize("rule", [rule.id for rule in (*CREATE_RULES, *UPDATE_RULES)])
+@pytest.mark.parametrize(
+    "rule", [rule.id for rules in (CREATE_RULES, UPDATE_RULES) for rule in rules]
+)
 def test_a_kind_of_defect_reaches_the_rule(rule: str) -> None:
     if rule in NO_DEFECT_OF_A_BODY:
         assert rule not in rules_the_defects_reach(), f"{rule} is reached: drop it from the list"

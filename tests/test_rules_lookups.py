@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import CampaignStatus, ErrorKey, validate_create, validate_update
-from campaign_rules._core.limits import RETRIES
+from campaign_rules._core.limits import NAME_MAX_LENGTH, RETRIES
 from tests.support import (
     AGENT,
     BASES,
@@ -319,7 +319,7 @@ class TestLookupCalls:
     def test_look_ups_run_whatever_400s_the_payload_has(self) -> None:
         body = payload(
             "cooldown",
-            name="x" * 256,
+            name="x" * (NAME_MAX_LENGTH + 1),
             retries=9,
             colour="red",
             template="wrong channel",
