@@ -20,6 +20,15 @@ import uuid
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RETRIES,
+    Bounds,
+)
+
 __all__ = [
     "REALISTIC",
     "SHAPES",
@@ -142,15 +151,29 @@ def _schedule(rng: random.Random, shape: Shape = REALISTIC) -> dict[str, Any]:
     return {day: _window(rng) for day in WEEKDAYS if day in days} or {"mon": _window(rng)}
 
 
+def _ends(bounds: Bounds) -> tuple[int, int]:
+    return bounds.low, bounds.high
+
+
+def _past(bounds: Bounds) -> tuple[int, int, int]:
+    """Values past `bounds`: below, just above, and well above."""
+    return bounds.low - 1, bounds.high + 1, bounds.high + 5
+
+
 def _name(rng: random.Random) -> str:
     return " ".join(rng.choice(_NAME_WORDS) for _ in range(rng.randint(2, 6)))
 
 
 def _cycles(rng: random.Random, shape: Shape = REALISTIC) -> dict[str, Any]:
-    cycles: dict[str, Any] = {"enabled": True, "max_iterations": rng.randint(2, 12)}
+    cycles: dict[str, Any] = {
+        "enabled": True,
+        "max_iterations": rng.randint(*_ends(MAX_ITERATIONS)),
+    }
     if rng.random() < 0.6:
         cycles["mode"] = "cooldown"
-        cycles["cooldown_minutes"] = rng.choice((0, 30, 60, 120, 720, 1440))
+        cycles["cooldown_minutes"] = rng.choice(
+            (COOLDOWN_MINUTES.low, 30, 60, 120, 720, COOLDOWN_MINUTES.high)
+        )
     else:
         cycles["mode"] = "scheduled"
         cycles["schedule"] = _schedule(rng, shape)
@@ -179,9 +202,11 @@ def valid_payload(rng: random.Random, shape: Shape = REALISTIC) -> Payload:
     if rng.random() < 0.8:
         payload["timezone"] = rng.choice(ZONES)
     if rng.random() < 0.6:
-        payload["retries"] = rng.randint(0, 5)
+        payload["retries"] = rng.randint(*_ends(RETRIES))
     if rng.random() < 0.6:
-        payload["message_limit"] = rng.choice((1, 50, 250, 500, 1000, 10_000))
+        payload["message_limit"] = rng.choice(
+            (MESSAGE_LIMIT.low, 50, 250, 500, 1000, MESSAGE_LIMIT.high)
+        )
     if channel == "phone_call":
         if rng.random() < 0.8:
             payload["first_message"] = rng.choice(_GREETINGS)
@@ -207,7 +232,7 @@ Defect = Callable[[Payload, random.Random], Expected | None]
 
 
 def _name_too_long(payload: Payload, rng: random.Random) -> Expected:
-    payload["name"] = ("Campaña 🌱 " * 30)[: rng.randint(256, 300)]
+    payload["name"] = ("Campaña 🌱 " * 40)[: rng.randint(NAME_MAX_LENGTH + 1, NAME_MAX_LENGTH + 45)]
     return (_INVALID, "name")
 
 
@@ -263,7 +288,7 @@ def _timezone_unknown(payload: Payload, rng: random.Random) -> Expected:
 
 
 def _retries_out_of_bounds(payload: Payload, rng: random.Random) -> Expected:
-    payload["retries"] = rng.choice((-1, 6, 10))
+    payload["retries"] = rng.choice(_past(RETRIES))
     return (_INVALID, "retries")
 
 
@@ -273,7 +298,7 @@ def _retries_a_string(payload: Payload, rng: random.Random) -> Expected:
 
 
 def _message_limit_out_of_bounds(payload: Payload, rng: random.Random) -> Expected:
-    payload["message_limit"] = rng.choice((0, 10_001, 50_000))
+    payload["message_limit"] = rng.choice((0, MESSAGE_LIMIT.high + 1, MESSAGE_LIMIT.high * 5))
     return (_INVALID, "message_limit")
 
 
@@ -322,7 +347,7 @@ def _max_iterations_out_of_bounds(payload: Payload, rng: random.Random) -> Expec
     cycles = _enabled_cycles(payload)
     if cycles is None:
         return None
-    cycles["max_iterations"] = rng.choice((1, 13, 100))
+    cycles["max_iterations"] = rng.choice((MAX_ITERATIONS.low - 1, MAX_ITERATIONS.high + 1, 100))
     return (_INVALID, "cycles.max_iterations")
 
 

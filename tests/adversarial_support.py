@@ -29,6 +29,14 @@ from campaign_rules import (
     to_wire,
     validate_create,
 )
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RETRIES,
+    Bounds,
+)
 from tests.property.strategies import deep_dict, deep_list
 from tests.support import (
     BASES,
@@ -165,8 +173,9 @@ def text(accept: Callable[[str], bool] = lambda _: True, *, required: bool = Fal
     return check
 
 
-def integer(low: int, high: int, *, required: bool = False) -> Check:
-    """An integer member from `low` to `high` (D-integral-floats: 1.0 is 1)."""
+def integer(bounds: Bounds, *, required: bool = False) -> Check:
+    """An integer member within `bounds` (D-integral-floats: 1.0 is 1)."""
+    low, high = bounds.low, bounds.high
 
     def check(value: Hostile, path: str, update: bool) -> Expected:
         if update and value.kind == "null":
@@ -348,15 +357,17 @@ ALWAYS_BAD = text(lambda _: False, required=True)  # agent ids, times: no hostil
 FIELDS: dict[str, tuple[str, Check]] = {
     "name": (
         "phone_call",
-        text(lambda t: 0 < len(t) <= 255 and _not_blank(t) and _unicode(t), required=True),
+        text(
+            lambda t: 0 < len(t) <= NAME_MAX_LENGTH and _not_blank(t) and _unicode(t), required=True
+        ),
     ),
     "description": ("phone_call", text(_unicode)),
     "agent_id": ("phone_call", owner(ALWAYS_BAD)),
     "integration_id": ("phone_call", owner(text(lambda t: bool(t) and _unicode(t)))),
     "integration_type": ("phone_call", integration_type),
     "timezone": ("phone_call", text(lambda _: False)),
-    "retries": ("phone_call", integer(0, 5)),
-    "message_limit": ("phone_call", integer(1, 10_000)),
+    "retries": ("phone_call", integer(RETRIES)),
+    "message_limit": ("phone_call", integer(MESSAGE_LIMIT)),
     "first_message": ("phone_call", text(_unicode)),
     "template": ("whatsapp", text(_unicode)),
     "template_alt": ("whatsapp", text(_unicode)),
@@ -368,8 +379,14 @@ FIELDS: dict[str, tuple[str, Check]] = {
     "cycles": ("phone_call", disabled_cycles),
     "cycles.enabled": ("cooldown", enabled),
     "cycles.mode": ("cooldown", mode),
-    "cycles.max_iterations": ("cooldown", integer(2, 12, required=True)),
-    "cycles.cooldown_minutes": ("cooldown", integer(0, 1440, required=True)),
+    "cycles.max_iterations": (
+        "cooldown",
+        integer(MAX_ITERATIONS, required=True),
+    ),
+    "cycles.cooldown_minutes": (
+        "cooldown",
+        integer(COOLDOWN_MINUTES, required=True),
+    ),
     "cycles.filter_statuses": ("cooldown", filter_status_list),
     "cycles.filter_statuses[0]": ("cooldown", filter_status_item),
     "cycles.filter_tags": ("cooldown", filter_list),

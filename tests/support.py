@@ -5,11 +5,14 @@ from __future__ import annotations
 import copy
 import importlib.util
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+
+if TYPE_CHECKING:
+    from campaign_rules._core.limits import Bounds
 
 AGENT = "9b2f1c1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 OTHER_AGENT = "0c7d3b8a-1e2f-4a5b-9c6d-7e8f9a0b1c2d"
@@ -310,3 +313,19 @@ PUBLIC_MODULES = (
     # The engine beyond one machine, with the dask extra (which CI installs).
     *(["campaign_rules.dask"] if importlib.util.find_spec("dask") else []),
 )
+
+
+# Both sides of a bound of `campaign_rules._core.limits` (the spec's own numbers are the
+# oracle's: tests/test_oracle_bounds.py).
+
+
+def inside(bounds: Bounds) -> list[float]:
+    """Values within `bounds`: both ends, their neighbours inside, and the ends as floats."""
+    low, high = bounds.low, bounds.high
+    return [low, low + 1, high - 1, high, float(low), float(high)]
+
+
+def outside(bounds: Bounds) -> list[float]:
+    """Values past `bounds`: next to each end, as integers and floats, and far past."""
+    low, high = bounds.low, bounds.high
+    return [low - 1, high + 1, float(low - 1), float(high + 1), 10**100, -(10**100), 2**63, 1e300]

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from campaign_rules import validate_create, validate_create_json
+from campaign_rules._core.limits import RETRIES
 from campaign_rules.audit import (
     FIRST_RECORDS_KEPT,
     AuditSummary,
@@ -27,7 +28,7 @@ def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
     assert (summary.lines, summary.records) == (5, 3)
     assert (summary.valid, summary.invalid, summary.unreadable) == (2, 1, 0)
     assert summary.rules["retries.within_bounds"] == RuleTally(
-        1, (3,), "retries", "retries must be from 0 to 5"
+        1, (3,), "retries", RETRIES.must_be("retries")
     )
     assert summary.keys == {"INVALID_REQUEST": 1, "SCHEDULED_MODE_ONLY": 1}
 

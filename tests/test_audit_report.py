@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from campaign_rules._core.limits import RETRIES
 from campaign_rules.audit import AuditSummary, RuleTally, audit_lines, html_report, merge_summaries
 from tests.audit_support import BROKEN, INVALID, VALID, store_lines
 from tests.browser import BrowserPage, missing
@@ -107,7 +108,7 @@ def test_each_rule_has_a_row_with_its_link_records_and_first_message_most_record
     assert cells[4].text == "the request body must be a JSON object, not an array"
     retries = page.one("tr", data_rule="retries.within_bounds").all("td")
     assert retries[3].text == "2, 5"
-    assert retries[4].text == "retries must be from 0 to 5"  # the message names the field
+    assert retries[4].text == RETRIES.must_be("retries")  # the message names the field
     # The catalogue's summary of the rule, its Markdown code spans as code.
     assert retries[0].one("code").text == "retries"
 

@@ -14,6 +14,7 @@ import pytest
 from campaign_rules import Violation, validate_create_json
 from campaign_rules._cli import main
 from campaign_rules._cli.exits import ExitStatus
+from campaign_rules._core.limits import RETRIES
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.report import DOCS_URL, rule_url
 
@@ -42,7 +43,7 @@ def test_invalid_example_prints_one_line_per_violation_then_the_count(capsys):
     lines = capsys.readouterr().out.splitlines()
     violations = validate_create_json(path.read_bytes()).violations
     assert lines == [*(line_of(path, v) for v in violations), "Found 7 violations in 1 file"]
-    assert f"{path}:7:14: INVALID_REQUEST retries retries must be from 0 to 5" in "\n".join(lines)
+    assert f"{path}:7:14: INVALID_REQUEST retries {RETRIES.must_be('retries')}" in "\n".join(lines)
     assert any(
         re.fullmatch(
             rf"{re.escape(str(path))}:\d+:\d+: SCHEDULED_MODE_ONLY cycles.schedule_start_date .*",

@@ -23,6 +23,7 @@ from campaign_rules import (
     to_wire,
     validate_create,
 )
+from campaign_rules._core.limits import MESSAGE_LIMIT, RETRIES
 from tests.support import AGENT, BASES, PHONE_INTEGRATION, WINDOW, payload
 
 DEFAULTS = {"timezone": "America/Mexico_City", "retries": 1, "message_limit": 250}
@@ -53,8 +54,8 @@ FULL = CampaignCreate(
     integration_type=IntegrationType.PHONE_CALL,
     description="",
     timezone="UTC",
-    retries=0,
-    message_limit=10000,
+    retries=RETRIES.low,
+    message_limit=MESSAGE_LIMIT.high,
     first_message="Hi",
     scheduling=Schedule(
         mon=DayWindow(datetime.time(0, 0), datetime.time(23, 59), True),
@@ -100,8 +101,8 @@ class TestToWire:
             "integration_type": "phone_call",
             "description": "",
             "timezone": "UTC",
-            "retries": 0,
-            "message_limit": 10000,
+            "retries": RETRIES.low,
+            "message_limit": MESSAGE_LIMIT.high,
             "first_message": "Hi",
             "scheduling": {
                 "mon": {"startTime": "00:00", "stopTime": "23:59", "active": True},

@@ -13,6 +13,7 @@ import math
 import pytest
 
 from campaign_rules import ErrorKey
+from campaign_rules._core.limits import FINGERPRINT_MAX_INTEGER_BITS
 from campaign_rules.idempotency import FingerprintResult, request_fingerprint
 
 
@@ -127,10 +128,11 @@ class TestNotPlainJson:
         assert not refused([0] * (100_000 - 4))
         assert refused([0] * (100_000 - 3))
 
-    def test_4096_bit_integers_are_read_and_4097_are_not(self) -> None:
-        assert not refused(2**4096 - 1)
-        assert not refused(-(2**4096) + 1)
-        assert refused(2**4096)
+    def test_integers_of_the_max_bits_are_read_and_one_bit_more_are_not(self) -> None:
+        bits = FINGERPRINT_MAX_INTEGER_BITS
+        assert not refused(2**bits - 1)
+        assert not refused(-(2**bits) + 1)
+        assert refused(2**bits)
         assert refused(10**5000)
 
     @pytest.mark.parametrize(

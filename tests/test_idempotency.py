@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from campaign_rules import ErrorKey
+from campaign_rules._core.limits import IDEMPOTENCY_WINDOW_SECONDS
 from campaign_rules.idempotency import (
     IdempotencyAction,
     IdempotencyDecision,
@@ -18,7 +19,7 @@ from campaign_rules.idempotency import (
     request_fingerprint,
 )
 
-DAY = 86_400
+DAY = IDEMPOTENCY_WINDOW_SECONDS  # the default window (D-idempotency)
 BODY = {"name": "Spring renewals", "retries": 2}
 PRINT = request_fingerprint(BODY).value
 RESPONSE = {"success": True, "campaign": {"id": 7}}

@@ -31,6 +31,7 @@ from campaign_rules import (
     validate_update,
 )
 from campaign_rules import strategies as public
+from campaign_rules._core.limits import PATH_ID_MAX
 from campaign_rules.responses import (
     AgentRef,
     ApiError,
@@ -477,13 +478,13 @@ class TestFromCreate:
         kept = detail_of(created("phone_call"), created_at=aware)
         assert to_wire(kept)["created_at"] == "2026-03-01T10:30:00+01:00"
 
-    @pytest.mark.parametrize("id_", [1, 2**53 - 1])
+    @pytest.mark.parametrize("id_", [1, PATH_ID_MAX])
     def test_an_id_within_the_wire_range_reads_back(self, id_: int) -> None:
         detail = detail_of(created("phone_call"), id=id_)
         body = {"success": True, "campaign": to_wire(detail)}
         assert parse_create_response(body).value == detail
 
-    @pytest.mark.parametrize("id_", [0, -1, 2**53, True, 1.0, "42"], ids=repr)
+    @pytest.mark.parametrize("id_", [0, -1, PATH_ID_MAX + 1, True, 1.0, "42"], ids=repr)
     def test_an_id_outside_the_wire_range_is_the_servers_bug(self, id_: object) -> None:
         # D-path-ids: parse_create_response would refuse the body such a detail writes.
         with pytest.raises(TypeError, match="a campaign id is an int from 1 to"):
@@ -541,10 +542,14 @@ class TestParseError:
 
 
 def _envelopes_of_the_case_files() -> list[Any]:
-    """`(status, envelope)` of every refused case: creation, update, request and lifecycle."""
+    """`(status, envelope)` of each case the library refuses: creation, update, request, lifecycle.
+
+    Refused by the library, not by the case's expectation (`tests/test_cases.py` judges that):
+    so that a bound changed in `_core.limits` leaves this test to the envelopes alone.
+    """
     found = []
     for stem, case in all_cases():
-        if "response" in case or not case["violations"]:
+        if "response" in case:
             continue
         directory = build_directory(case["directory"]) if "directory" in case else None
         if any(source in case for source in REQUEST_SOURCES):
@@ -562,7 +567,9 @@ def _envelopes_of_the_case_files() -> list[Any]:
             )
         else:
             result = validate_create(build_payload(case), directory=directory)
-        found.append(pytest.param(result.status, result.envelope(), id=f"{stem}::{case['title']}"))
+        if result.envelope() is not None:
+            param = pytest.param(result.status, result.envelope(), id=f"{stem}::{case['title']}")
+            found.append(param)
     return found
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import CampaignStatus, validate_create
+from campaign_rules._core.limits import PATH_ID_MAX
 from campaign_rules.rate import RateLimiter
 from campaign_rules.responses import CampaignDetail
 from tests.support import BASES, PUBLIC_MODULES
@@ -134,7 +135,7 @@ def test_every_documented_type_error_is_raised() -> None:
         RateLimiter(burst="12")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"directory must be a campaign_rules\.Directory"):
         validate_create(BASES["phone_call"], directory=object())  # type: ignore[arg-type]
-    for wrong in ({"id": 0}, {"id": 2**53}, {"id": "7"}):
+    for wrong in ({"id": 0}, {"id": PATH_ID_MAX + 1}, {"id": "7"}):
         with pytest.raises(TypeError, match="a campaign id is an int from 1 to"):
             CampaignDetail.from_create(
                 campaign,

@@ -11,12 +11,16 @@ from http import HTTPStatus
 import pytest
 
 from campaign_rules import ErrorKey
+from campaign_rules._core.limits import RATE_LIMIT_BURST, RATE_LIMIT_REQUESTS
 from campaign_rules.rate import RateLimiter, RateResult
 from campaign_rules.requests import check_thread_path
 from campaign_rules.responses import parse_error
 
 SECOND = 1_000_000_000
-INTERVAL = SECOND / 12  # 83,333,333.3 ns
+# The defaults, from `_core.limits` (D-rate-limit); their numbers are the oracle's.
+REQUESTS, BURST = RATE_LIMIT_REQUESTS, RATE_LIMIT_BURST
+# One emission interval, rounded up to a whole nanosecond: ceil(10**9 / requests).
+EMISSION = -(-SECOND // REQUESTS)
 
 
 def allowed(limiter: RateLimiter, key: str, now: int, count: int = 1) -> list[bool]:
@@ -24,16 +28,16 @@ def allowed(limiter: RateLimiter, key: str, now: int, count: int = 1) -> list[bo
 
 
 class TestDefaults:
-    def test_a_burst_of_twelve_then_the_thirteenth_waits(self) -> None:
+    def test_a_full_burst_then_the_next_waits(self) -> None:
         limiter = RateLimiter()
-        assert allowed(limiter, "k", 0, 12) == [True] * 12
+        assert allowed(limiter, "k", 0, BURST) == [True] * BURST
         refused = limiter.acquire("k", 0)
         assert refused.keys == (ErrorKey.RATE_LIMITED,)
         assert refused.status == 429
         assert refused.value is None
-        # ceil(10**9 / 12): the first slot frees one emission interval after the burst.
-        assert refused.retry_after_ns == 83_333_334
-        assert refused.retry_after == pytest.approx(0.083333334)
+        # The first slot frees one emission interval after the burst.
+        assert refused.retry_after_ns == EMISSION
+        assert refused.retry_after == pytest.approx(EMISSION / SECOND)
         assert refused.headers() == {"Retry-After": "1"}
         assert refused.envelope() == {
             "success": False,
@@ -43,42 +47,42 @@ class TestDefaults:
 
     def test_the_retry_after_is_exact_to_the_nanosecond(self) -> None:
         limiter = RateLimiter()
-        allowed(limiter, "k", 0, 12)
+        allowed(limiter, "k", 0, BURST)
         wait = limiter.acquire("k", 0).retry_after_ns
         early = copy.deepcopy(limiter)
         assert not early.acquire("k", wait - 1).ok
         assert limiter.acquire("k", wait).ok
 
-    def test_twelve_a_second_in_batches_is_never_refused(self) -> None:
+    def test_the_rate_a_second_in_batches_is_never_refused(self) -> None:
         limiter = RateLimiter()
         for second in range(5):
-            assert allowed(limiter, "k", second * SECOND, 12) == [True] * 12
+            assert allowed(limiter, "k", second * SECOND, REQUESTS) == [True] * REQUESTS
 
     def test_a_steady_stream_at_the_rate_is_never_refused(self) -> None:
         limiter = RateLimiter()
-        # ceil(k * 10**9 / 12): the k-th request no earlier than the k-th emission.
-        times = [-(-k * SECOND // 12) for k in range(1000)]
+        # ceil(k * 10**9 / requests): the k-th request no earlier than the k-th emission.
+        times = [-(-k * SECOND // REQUESTS) for k in range(1000)]
         assert all(limiter.acquire("k", t).ok for t in times)
 
     def test_with_a_burst_of_one_every_gap_must_be_a_whole_interval(self) -> None:
         limiter = RateLimiter(burst=1)
-        assert all(limiter.acquire("k", k * 83_333_334).ok for k in range(1000))
-        # 83,333,333 ns is shorter than 10**9 / 12.
-        assert not limiter.acquire("k", 999 * 83_333_334 + 83_333_333).ok
+        assert all(limiter.acquire("k", k * EMISSION).ok for k in range(1000))
+        # One nanosecond less is shorter than 10**9 / requests.
+        assert not limiter.acquire("k", 999 * EMISSION + EMISSION - 1).ok
 
     def test_keys_have_separate_budgets(self) -> None:
         limiter = RateLimiter()
-        allowed(limiter, "a", 0, 12)
+        allowed(limiter, "a", 0, BURST)
         assert not limiter.acquire("a", 0).ok
         assert limiter.acquire("b", 0).ok
         assert limiter.acquire("b", 0).value == "b"
 
     def test_a_refused_request_is_not_counted(self) -> None:
         limiter = RateLimiter()
-        allowed(limiter, "k", 0, 12)
+        allowed(limiter, "k", 0, BURST)
         for _ in range(1000):
             assert not limiter.acquire("k", 1).ok
-        assert limiter.acquire("k", 83_333_334).ok
+        assert limiter.acquire("k", EMISSION).ok
 
 
 class TestThreadBody:
@@ -140,31 +144,31 @@ class TestRetryAfterHeader:
 class TestClock:
     def test_time_going_backwards_grants_nothing(self) -> None:
         limiter = RateLimiter()
-        allowed(limiter, "k", 10 * SECOND, 12)
+        allowed(limiter, "k", 10 * SECOND, BURST)
         refused = limiter.acquire("k", 0)
         assert not refused.ok
-        # Counted from its own reading: allowed at 10 s + 1/12 s, as at 10 s.
-        assert refused.retry_after_ns == 10 * SECOND + 83_333_334
+        # Counted from its own reading: allowed one interval after 10 s, as after 0 s.
+        assert refused.retry_after_ns == 10 * SECOND + EMISSION
 
     def test_one_reading_far_ahead_changes_no_other_key(self) -> None:
         limiter = RateLimiter()
         assert limiter.acquire("a", 10**30).ok
-        allowed(limiter, "b", 0, 12)
-        assert limiter.acquire("b", 0).retry_after_ns == 83_333_334
-        assert limiter.acquire("b", 83_333_334).ok
+        allowed(limiter, "b", 0, BURST)
+        assert limiter.acquire("b", 0).retry_after_ns == EMISSION
+        assert limiter.acquire("b", EMISSION).ok
 
     def test_one_reading_far_ahead_leaves_its_own_key_limited_from_it(self) -> None:
         limiter = RateLimiter(burst=1)
         assert limiter.acquire("a", 10**30).ok
-        assert limiter.acquire("a", 0).retry_after_ns == 10**30 + 83_333_334
+        assert limiter.acquire("a", 0).retry_after_ns == 10**30 + EMISSION
 
     def test_mixing_two_clocks_limits_each_request_on_its_own_reading(self) -> None:
         limiter = RateLimiter()
         wall, monotonic = 1_700_000_000 * SECOND, 5 * SECOND
         assert limiter.acquire("wall", wall).ok
-        allowed(limiter, "mono", monotonic, 12)
+        allowed(limiter, "mono", monotonic, BURST)
         assert not limiter.acquire("mono", monotonic).ok
-        assert limiter.acquire("mono", monotonic + 83_333_334).ok
+        assert limiter.acquire("mono", monotonic + EMISSION).ok
 
     def test_a_backwards_reading_on_a_busy_key_grants_nothing_beyond_its_burst(self) -> None:
         limiter = RateLimiter()
@@ -175,8 +179,8 @@ class TestClock:
     def test_a_huge_clock_is_exact(self) -> None:
         limiter = RateLimiter()
         start = 10**30
-        allowed(limiter, "k", start, 12)
-        assert limiter.acquire("k", start).retry_after_ns == 83_333_334
+        allowed(limiter, "k", start, BURST)
+        assert limiter.acquire("k", start).retry_after_ns == EMISSION
 
     @pytest.mark.parametrize(
         "reading",
@@ -209,18 +213,18 @@ class TestMemory:
         limiter.acquire("old", 0)
         limiter.acquire("new", SECOND)
         assert len(limiter) == 2
-        # "old" reached its arrival time at 1/12 s; "new" at 1 s + 1/12 s.
+        # "old" reached its arrival time one interval after 0 s; "new" one after 1 s.
         assert limiter.prune(SECOND) == 1
         assert len(limiter) == 1
-        assert limiter.prune(SECOND + 83_333_334) == 1
+        assert limiter.prune(SECOND + EMISSION) == 1
         assert len(limiter) == 0
 
     def test_pruning_changes_no_decision(self) -> None:
         kept, pruned = RateLimiter(), RateLimiter()
         for limiter in (kept, pruned):
-            allowed(limiter, "k", 0, 12)
+            allowed(limiter, "k", 0, BURST)
         pruned.prune(0)
-        for now in (0, 50_000_000, 83_333_334, 83_333_335):
+        for now in (0, 50_000_000, EMISSION, EMISSION + 1):
             assert kept.acquire("k", now).ok == pruned.acquire("k", now).ok
 
     def test_many_keys_are_swept_as_the_table_grows(self) -> None:

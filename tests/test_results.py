@@ -26,6 +26,7 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
+from campaign_rules._core.limits import NAME_MAX_LENGTH, RETRIES
 from tests.support import BASES, SPEC_ERROR_KEYS, STATUS, WINDOW, FakeDirectory, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
@@ -173,7 +174,7 @@ class TestEnvelope:
         assert envelope == {
             "success": False,
             "error": "INVALID_REQUEST",
-            "message": "retries must be from 0 to 5",
+            "message": RETRIES.must_be("retries"),
             "field": "retries",
         }
         assert list(envelope) == ["success", "error", "message", "field"]
@@ -217,7 +218,7 @@ class TestEnvelope:
             payload(retries=math.nan),
             payload(retries=math.inf),
             payload(message_limit=10**400),
-            payload(name="\ud800" * 256),
+            payload(name="\ud800" * (NAME_MAX_LENGTH + 1)),
             payload(**{"\ud800" * 70: 1}),
             payload(scheduling={"mon": {**WINDOW, "startTime": "\x00\x01"}}),
             payload(timezone="\U0010ffff" * 1000),

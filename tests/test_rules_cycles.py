@@ -22,10 +22,16 @@ from campaign_rules import (
     validate_create,
 )
 from campaign_rules._campaign.document import Document
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    FILTER_LIST_MAX_ITEMS,
+    FILTER_LISTS,
+    MAX_ITERATIONS,
+)
 from campaign_rules._rules.cycles import cooldown_mode_has_no_schedule
 from campaign_rules._rules.table import CREATE_RULES
 from campaign_rules.responses import CONTACT_STATUSES
-from tests.support import BASES, DROP, WINDOW, payload
+from tests.support import BASES, DROP, WINDOW, inside, outside, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
 INVALID_STATUS = ErrorKey.INVALID_STATUS
@@ -208,53 +214,57 @@ class TestModeIsKnown:
 
 class TestMaxIterationsWithinBounds:
     @pytest.mark.parametrize("base", ["cooldown", "scheduled"])
-    @pytest.mark.parametrize("value", [2, 3, 11, 12, 2.0, 12.0])
-    def test_2_to_12_is_accepted(self, base: str, value: float) -> None:
+    @pytest.mark.parametrize("value", inside(MAX_ITERATIONS))
+    def test_within_the_bounds_is_accepted(self, base: str, value: float) -> None:
         result = validate_create(with_cycles(base, max_iterations=value))
         assert result.ok
         assert result.value.cycles.max_iterations == value
 
     @pytest.mark.parametrize("base", ["cooldown", "scheduled"])
-    @pytest.mark.parametrize("value", [1, 13, 0, -1, 1.0, 13.0, 10**50])
-    def test_outside_2_to_12_is_refused(self, base: str, value: float) -> None:
+    @pytest.mark.parametrize("value", [*outside(MAX_ITERATIONS), MAX_ITERATIONS.low - 2])
+    def test_outside_the_bounds_is_refused(self, base: str, value: float) -> None:
         result = validate_create(with_cycles(base, max_iterations=value))
         assert found(result) == [
             (INVALID, "cycles.max_iterations", "cycles.max_iterations_within_bounds")
         ]
-        assert result.violations[0].message == "cycles.max_iterations must be from 2 to 12"
+        low, high = MAX_ITERATIONS.low, MAX_ITERATIONS.high
+        assert result.violations[0].message == f"cycles.max_iterations must be from {low} to {high}"
 
 
 class TestCooldownMinutesWithinBounds:
     @pytest.mark.parametrize("base", ["cooldown", "scheduled"])
-    @pytest.mark.parametrize("value", [0, 1, 1439, 1440, -0.0, 1440.0])
-    def test_0_to_1440_is_accepted(self, base: str, value: float) -> None:
+    @pytest.mark.parametrize("value", [*inside(COOLDOWN_MINUTES), -0.0])
+    def test_within_the_bounds_is_accepted(self, base: str, value: float) -> None:
         result = validate_create(with_cycles(base, cooldown_minutes=value))
         assert result.ok
         assert result.value.cycles.cooldown_minutes == value
 
     @pytest.mark.parametrize("base", ["cooldown", "scheduled"])
-    @pytest.mark.parametrize("value", [-1, 1441, -1.0, 1441.0, 10**50])
-    def test_outside_0_to_1440_is_refused(self, base: str, value: float) -> None:
+    @pytest.mark.parametrize("value", outside(COOLDOWN_MINUTES))
+    def test_outside_the_bounds_is_refused(self, base: str, value: float) -> None:
         result = validate_create(with_cycles(base, cooldown_minutes=value))
         assert found(result) == [
             (INVALID, "cycles.cooldown_minutes", "cycles.cooldown_minutes_within_bounds")
         ]
-        assert result.violations[0].message == "cycles.cooldown_minutes must be from 0 to 1440"
+        low, high = COOLDOWN_MINUTES.low, COOLDOWN_MINUTES.high
+        assert (
+            result.violations[0].message == f"cycles.cooldown_minutes must be from {low} to {high}"
+        )
 
 
-FILTER_LISTS = ["filter_statuses", "filter_tags"]
+MAX_ITEMS = FILTER_LIST_MAX_ITEMS
 
 
 class TestFilterListsWithinMaxItems:
-    @pytest.mark.parametrize("count", [0, 1, 99, 100])
-    def test_up_to_100_tags_is_accepted(self, count: int) -> None:
+    @pytest.mark.parametrize("count", [0, 1, MAX_ITEMS - 1, MAX_ITEMS])
+    def test_up_to_the_max_tags_is_accepted(self, count: int) -> None:
         items = [f"item-{i}" for i in range(count)]
         result = validate_create(with_cycles("cooldown", filter_tags=items))
         assert result.ok
         assert result.value.cycles.filter_tags == tuple(items)
 
-    @pytest.mark.parametrize("count", [99, 100])
-    def test_up_to_100_statuses_are_read_item_by_item(self, count: int) -> None:
+    @pytest.mark.parametrize("count", [MAX_ITEMS - 1, MAX_ITEMS])
+    def test_up_to_the_max_statuses_are_read_item_by_item(self, count: int) -> None:
         # Seven phone_call statuses exist, so a long list holds unknown ones: they are judged
         # one by one (D-contact-statuses), the list is not refused whole.
         items = [*PHONE_STATUSES, *(f"item-{i}" for i in range(count - len(PHONE_STATUSES)))]
@@ -263,14 +273,14 @@ class TestFilterListsWithinMaxItems:
         assert result.violations[0].field == f"cycles.filter_statuses[{len(PHONE_STATUSES)}]"
 
     @pytest.mark.parametrize("name", FILTER_LISTS)
-    @pytest.mark.parametrize("count", [101, 1000])
-    def test_over_100_items_is_refused_as_a_whole(self, name: str, count: int) -> None:
+    @pytest.mark.parametrize("count", [MAX_ITEMS + 1, MAX_ITEMS * 10])
+    def test_over_the_max_items_is_refused_as_a_whole(self, name: str, count: int) -> None:
         items = [f"item-{i}" for i in range(count)]
         result = validate_create(with_cycles("cooldown", **{name: items}))
         assert found(result) == [
             (INVALID, f"cycles.{name}", "cycles.filter_lists_within_max_items")
         ]
-        assert result.violations[0].message == f"cycles.{name} must hold at most 100 items"
+        assert result.violations[0].message == f"cycles.{name} must hold at most {MAX_ITEMS} items"
 
     @pytest.mark.parametrize("name", FILTER_LISTS)
     def test_a_list_of_a_million_bad_items_is_reported_once(self, name: str) -> None:
@@ -281,7 +291,11 @@ class TestFilterListsWithinMaxItems:
 
     def test_both_lists_are_judged(self) -> None:
         result = validate_create(
-            with_cycles("scheduled", filter_statuses=["x"] * 101, filter_tags=[None] * 101)
+            with_cycles(
+                "scheduled",
+                filter_statuses=["x"] * (MAX_ITEMS + 1),
+                filter_tags=[None] * (MAX_ITEMS + 1),
+            )
         )
         assert found(result) == [
             (INVALID, "cycles.filter_statuses", "cycles.filter_lists_within_max_items"),

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import CampaignStatus, ErrorKey, validate_create, validate_update
+from campaign_rules._core.limits import NAME_MAX_LENGTH, RETRIES
 from tests.support import (
     AGENT,
     BASES,
@@ -318,7 +319,7 @@ class TestLookupCalls:
     def test_look_ups_run_whatever_400s_the_payload_has(self) -> None:
         body = payload(
             "cooldown",
-            name="x" * 256,
+            name="x" * (NAME_MAX_LENGTH + 1),
             retries=9,
             colour="red",
             template="wrong channel",
@@ -373,7 +374,7 @@ class TestLookupCalls:
         "body",
         [
             payload(),
-            payload(agent_id=OTHER_AGENT, retries=7),
+            payload(agent_id=OTHER_AGENT, retries=RETRIES.high + 1),
             payload(integration_id="int-nope", colour=1),
             with_cycles("cooldown", filter_tags=["nope", "", "nope"]),
             payload("whatsapp", integration_id=PHONE_INTEGRATION, first_message="x"),
@@ -455,7 +456,7 @@ class TestStatusPrecedence:
         assert invalid.envelope() == {
             "success": False,
             "error": "INVALID_REQUEST",
-            "message": "retries must be from 0 to 5",
+            "message": RETRIES.must_be("retries"),
             "field": "retries",
         }
 

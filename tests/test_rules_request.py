@@ -12,6 +12,12 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey
+from campaign_rules._core.limits import (
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    IDEMPOTENCY_WINDOW_SECONDS,
+    PATH_ID_MAX,
+    THREAD_ID_MAX_LENGTH,
+)
 from campaign_rules.idempotency import (
     IdempotencyAction,
     IdempotencyClaim,
@@ -23,7 +29,8 @@ from campaign_rules.idempotency import (
 from campaign_rules.rate import RateLimiter, decide_rate
 from campaign_rules.requests import ContactPath, check_contact_path, check_thread_path
 
-MAX_ID = 9_007_199_254_740_991  # 2**53 - 1, written out from D-path-ids
+MAX_ID = PATH_ID_MAX
+WINDOW = IDEMPOTENCY_WINDOW_SECONDS
 
 
 def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
@@ -144,7 +151,7 @@ class TestThreadIdIsUrlSafe:
         "given",
         [
             "a",
-            "t" * 128,
+            "t" * THREAD_ID_MAX_LENGTH,
             "3f2c9a1e-8b7d-4c6e-9f0a-1b2c3d4e5f60",
             "thread_ABC.def~1",
             "...",
@@ -164,7 +171,7 @@ class TestThreadIdIsUrlSafe:
         "given",
         [
             "",
-            "t" * 129,
+            "t" * (THREAD_ID_MAX_LENGTH + 1),
             ".",
             "..",
             "a/b",
@@ -208,7 +215,7 @@ class TestIdempotencyKeyIsVisibleAscii:
         "given",
         [
             "k",
-            "k" * 255,
+            "k" * IDEMPOTENCY_KEY_MAX_LENGTH,
             "8e03978e-40d5-43e8-bc93-6894a57f9324",
             "8E03978E-40D5-43E8-BC93-6894A57F9324",
             '"quoted"',
@@ -216,7 +223,7 @@ class TestIdempotencyKeyIsVisibleAscii:
         ],
         ids=lambda text: repr(text[:20]),
     )
-    def test_visible_ascii_up_to_255_is_kept_exactly(self, given: str) -> None:
+    def test_visible_ascii_up_to_the_max_length_is_kept_exactly(self, given: str) -> None:
         result = check_idempotency_key(given)
         assert result.ok
         assert result.value == given
@@ -225,7 +232,7 @@ class TestIdempotencyKeyIsVisibleAscii:
         "given",
         [
             "",
-            "k" * 256,
+            "k" * (IDEMPOTENCY_KEY_MAX_LENGTH + 1),
             "k" * 100_000,
             " k",
             "a b",
@@ -305,7 +312,7 @@ class TestIdempotencyArgumentsAreUsable:
         assert decision.status == 500
         assert decision.action is IdempotencyAction.REJECT
 
-    @pytest.mark.parametrize("window", [0, 0.5, 86_400])
+    @pytest.mark.parametrize("window", [0, 0.5, WINDOW])
     def test_a_window_of_zero_or_more_is_usable(self, window: object) -> None:
         decision = decide_idempotency(None, PRINT, 0, window_seconds=window)
         assert decision.ok
@@ -316,7 +323,7 @@ class TestSameRequestForKey:
     RULE = (ErrorKey.INVALID_REQUEST, "Idempotency-Key", "idempotency.same_request_for_key")
 
     def test_another_request_within_the_window_is_refused(self) -> None:
-        decision = decide_idempotency(RECORD, "0" * 64, 1_000 + 86_399)
+        decision = decide_idempotency(RECORD, "0" * 64, 1_000 + WINDOW - 1)
         assert found(decision) == [self.RULE]
         assert decision.status == 400
         assert decision.envelope() == {
@@ -327,7 +334,7 @@ class TestSameRequestForKey:
         }
 
     def test_another_request_when_the_window_ends_executes(self) -> None:
-        decision = decide_idempotency(RECORD, "0" * 64, 1_000 + 86_400)
+        decision = decide_idempotency(RECORD, "0" * 64, 1_000 + WINDOW)
         assert decision.action is IdempotencyAction.EXECUTE
 
     def test_the_same_request_replays(self) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey
+from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, RESPONSE_OPAQUE_MAX_VALUES
 from campaign_rules.responses import ParseResult, parse_error, parse_thread
 from tests.property.strategies import HOSTILE_BUILDERS, deep_dict, identity_snapshot
 from tests.response_support import (
@@ -1165,13 +1166,13 @@ class TestMapsHoldStrings:
             ("response.maps_hold_strings", "contact.extracted_data.c"),
         ]
 
-    def test_a_long_key_is_cut_to_64_characters_in_the_path(self) -> None:
-        data = {"k" * 100: 1}
+    def test_a_long_key_is_cut_to_the_path_s_max_length(self) -> None:
+        data = {"k" * (FIELD_PATH_MAX_LENGTH + 36): 1}
         one(
             "contact_response",
             with_("contact_response", "contact.extracted_data", data),
             "response.maps_hold_strings",
-            "contact.extracted_data." + "k" * 64 + "…",
+            "contact.extracted_data." + "k" * FIELD_PATH_MAX_LENGTH + "…",
         )
 
     @pytest.mark.parametrize("name", [5, None, 1.5, ("a",), b"a", True], ids=repr)
@@ -1278,14 +1279,16 @@ class TestOpaqueMembersHoldPlainJson:
         # 32 levels of containers, with scalars inside the innermost.
         ok("create_response", self.analytics({"a": [*nested(30, list), 1, "x", None]}))
 
-    def test_10000_values_are_read_and_10001_refused(self) -> None:
+    def test_the_max_values_are_read_and_one_more_refused(self) -> None:
         # D-response-caps: every value counts, containers too, the analytics object included.
-        ok("create_response", self.analytics({"a": [0] * 9998}))
-        ok("create_response", self.analytics({f"k{i}": 0 for i in range(9999)}))
-        for too_many in ({"a": [0] * 9999}, {f"k{i}": 0 for i in range(10_000)}):
+        most = RESPONSE_OPAQUE_MAX_VALUES
+        ok("create_response", self.analytics({"a": [0] * (most - 2)}))
+        ok("create_response", self.analytics({f"k{i}": 0 for i in range(most - 1)}))
+        for too_many in ({"a": [0] * (most - 1)}, {f"k{i}": 0 for i in range(most)}):
             result = read("create_response", self.analytics(too_many))
             assert found(result) == [(self.RULE, "campaign.analytics")]
-            assert result.violations[0].message == "campaign.analytics holds more than 10000 values"
+            expected = f"campaign.analytics holds more than {most} values"
+            assert result.violations[0].message == expected
 
     def test_a_100000_deep_snapshot_is_refused_without_recursion(self) -> None:
         value = self.analytics(deep_dict(100_000))

@@ -19,6 +19,8 @@ import pytest
 from campaign_rules import ErrorKey, validate_create
 from campaign_rules._campaign import document
 from campaign_rules._core.findings import Finding
+from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH as CUT
+from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
 from campaign_rules._rules import shape
 from campaign_rules._rules._common import with_article
 from tests.support import (
@@ -233,22 +235,25 @@ class TestKnownMembersOnly:
     @pytest.mark.parametrize(
         ("name", "shown"),
         [
-            ("x" * 63, "x" * 63),
-            ("x" * 64, "x" * 64),
-            ("x" * 65, "x" * 64 + "…"),
-            ("é" * 10_000, "é" * 64 + "…"),
+            ("x" * (CUT - 1), "x" * (CUT - 1)),
+            ("x" * CUT, "x" * CUT),
+            ("x" * (CUT + 1), "x" * CUT + "…"),
+            ("é" * 10_000, "é" * CUT + "…"),
         ],
     )
-    def test_a_long_member_name_is_cut_to_64_characters(self, name: str, shown: str) -> None:
+    def test_a_long_member_name_is_cut_to_the_path_s_max_length(
+        self, name: str, shown: str
+    ) -> None:
         root = validate_create(payload(**{name: 1}))
         assert found(root) == [(INVALID, shown, "payload.known_members_only")]
         nested = validate_create(payload(scheduling={"mon": {**WINDOW, name: 1}}))
         assert found(nested) == [(INVALID, f"scheduling.mon.{shown}", "payload.known_members_only")]
         assert len(nested.violations[0].message) < 200
 
-    def test_an_object_of_64_members_is_read(self) -> None:
-        body = payload(**{f"extra{i}": i for i in range(64 - len(BASES["phone_call"]))})
-        assert len(body) == 64
+    def test_an_object_of_the_max_members_is_read(self) -> None:
+        extra = OBJECT_MAX_MEMBERS - len(BASES["phone_call"])
+        body = payload(**{f"extra{i}": i for i in range(extra)})
+        assert len(body) == OBJECT_MAX_MEMBERS
         result = validate_create(body)
         assert {v.rule for v in result.violations} == {"payload.known_members_only"}
         assert [v.field for v in result.violations] == [f"extra{i}" for i in range(50)]

@@ -28,6 +28,7 @@ from campaign_rules import (
     validate_create,
     validate_update,
 )
+from campaign_rules._core.limits import RETRIES
 from tests.support import (
     AGENT,
     BASES,
@@ -705,7 +706,7 @@ class TestCampaignNotFinished:
 
     def test_a_400_outranks_the_409(self) -> None:
         result = validate_update(
-            created("phone_call"), {"retries": 6}, status=CampaignStatus.FINISHED
+            created("phone_call"), {"retries": RETRIES.high + 1}, status=CampaignStatus.FINISHED
         )
         assert set(result.keys) == {ErrorKey.CAMPAIGN_FINISHED, INVALID}
         assert result.status == 400
@@ -827,7 +828,7 @@ class TestExistingIsACampaign:
             (ErrorKey.SERVER_ERROR, "retries", self.RULE),
         ]
         assert result.status == 500
-        assert result.violations[1].message == "the stored campaign: retries must be from 0 to 5"
+        assert result.violations[1].message == f"the stored campaign: {RETRIES.must_be('retries')}"
         assert stored == before
 
     def test_the_patch_is_not_judged_on_a_broken_stored_campaign(self) -> None:

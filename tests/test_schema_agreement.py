@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from campaign_rules import to_wire, validate_create
-from campaign_rules._core.limits import WHITESPACE
+from campaign_rules._core.limits import MESSAGE_LIMIT, NAME_MAX_LENGTH, RETRIES, WHITESPACE
 from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS
 from campaign_rules.strategies import create_payloads, invalid_create_payloads, is_plain_json
 from tests.cases_support import all_cases, build_existing, build_payload, is_creation_case
@@ -36,6 +37,7 @@ from tests.support import draw, payload, rfc7396_merge
 ROOT = Path(__file__).parent.parent
 SCHEMA_FILE = ROOT / "schema" / "campaign-create.schema.json"
 AJV_DIR = Path(__file__).parent / "ajv"
+MAX = NAME_MAX_LENGTH
 
 VALID_DRAWN = 1_000
 INVALID_DRAWN = 1_500
@@ -78,7 +80,13 @@ def edge_payloads() -> Iterator[tuple[str, Any]]:
     for char in ECMASCRIPT_WHITESPACE + "\x85\u200b\u180e\x00\ud800":
         yield f"name {char!r}", payload(name=char)
         yield f"name {char!r}x", payload(name=char + "x")
-    for name in ("🚀" * 255, "🚀" * 256, "é" * 255, "e\u0301" * 128, "a" * 255 + "\n"):
+    for name in (
+        "🚀" * MAX,
+        "🚀" * (MAX + 1),
+        "é" * MAX,
+        "e\u0301" * (MAX // 2 + 1),
+        "a" * MAX + "\n",
+    ):
         yield f"name of {len(name)}", payload(name=name)
     agent = payload()["agent_id"]
     for text in (agent + "\n", agent.upper(), "\n" + agent, agent[:-1] + "\n"):
@@ -89,11 +97,23 @@ def edge_payloads() -> Iterator[tuple[str, Any]]:
     for date in ("2024-02-29", "2100-02-29", "2000-02-29", "0000-01-01", "0001-01-01",
                  "9999-12-31", "2026-02-28\n"):  # fmt: skip
         yield f"date {date!r}", _at(("cycles", "schedule_end_date"), date, "scheduled")
-    numbers = (5.0, -0.0, 0.0, 1e300, -1e300, 2**53 + 1, 2**64, 5.000000000000001, 1e-300, 4.9)
+    high = RETRIES.high  # a float at the bound, a hair over it, and a little under it
+    numbers = (
+        float(high),
+        -0.0,
+        0.0,
+        1e300,
+        -1e300,
+        2**53 + 1,
+        2**64,
+        math.nextafter(high, math.inf),
+        1e-300,
+        high - 0.1,
+    )
     for number in numbers:
         yield f"retries {number!r}", payload(retries=number)
         yield f"max_iterations {number!r}", _at(("cycles", "max_iterations"), number, "cooldown")
-    for number in (10_000.0, 10_001, 1.0, 0.5):
+    for number in (float(MESSAGE_LIMIT.high), MESSAGE_LIMIT.high + 1, 1.0, 0.5):
         yield f"message_limit {number!r}", payload(message_limit=number)
     yield "timezone in lower case", payload(timezone="utc")
     yield "timezone UTC", payload(timezone="UTC")

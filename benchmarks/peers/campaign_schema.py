@@ -11,6 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks.peers._tzdata import ZONE_NAMES
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    FILTER_LIST_MAX_ITEMS,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RETRIES,
+    Bounds,
+)
+
+
+def _within(bounds: Bounds) -> dict[str, int]:
+    """The keywords of an integer within `bounds` (the peers take the bounds from the library)."""
+    return {"minimum": bounds.low, "maximum": bounds.high}
+
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -21,7 +36,7 @@ SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["name", "agent_id", "integration_id", "integration_type"],
     "properties": {
-        "name": {"type": "string", "maxLength": 255, "pattern": r"\S"},
+        "name": {"type": "string", "maxLength": NAME_MAX_LENGTH, "pattern": r"\S"},
         "description": {"type": "string"},
         "agent_id": {
             "type": "string",
@@ -31,8 +46,8 @@ SCHEMA: dict[str, Any] = {
         "integration_id": {"type": "string", "minLength": 1},
         "integration_type": {"type": "string", "enum": ["phone_call", "whatsapp"]},
         "timezone": {"type": "string", "enum": sorted(ZONE_NAMES)},
-        "retries": {"type": "integer", "minimum": 0, "maximum": 5},
-        "message_limit": {"type": "integer", "minimum": 1, "maximum": 10_000},
+        "retries": {"type": "integer", **_within(RETRIES)},
+        "message_limit": {"type": "integer", **_within(MESSAGE_LIMIT)},
         "first_message": {"type": "string"},
         "template": {"type": "string"},
         "template_alt": {"type": "string"},
@@ -80,14 +95,14 @@ SCHEMA: dict[str, Any] = {
         },
         "filterList": {
             "type": "array",
-            "maxItems": 100,
+            "maxItems": FILTER_LIST_MAX_ITEMS,
             "uniqueItems": True,
             "items": {"type": "string", "minLength": 1},
         },
         # D-contact-statuses: an enabled block is on a phone_call campaign.
         "statusList": {
             "type": "array",
-            "maxItems": 100,
+            "maxItems": FILTER_LIST_MAX_ITEMS,
             "uniqueItems": True,
             "items": {
                 "enum": [
@@ -115,8 +130,8 @@ SCHEMA: dict[str, Any] = {
             "properties": {
                 "enabled": True,
                 "mode": {"type": "string", "enum": ["cooldown", "scheduled"]},
-                "max_iterations": {"type": "integer", "minimum": 2, "maximum": 12},
-                "cooldown_minutes": {"type": "integer", "minimum": 0, "maximum": 1440},
+                "max_iterations": {"type": "integer", **_within(MAX_ITERATIONS)},
+                "cooldown_minutes": {"type": "integer", **_within(COOLDOWN_MINUTES)},
                 "filter_statuses": {"$ref": "#/$defs/statusList"},
                 "filter_tags": {"$ref": "#/$defs/filterList"},
                 "schedule": {"$ref": "#/$defs/schedule"},

@@ -12,6 +12,15 @@ import re
 from typing import Any
 
 from benchmarks.peers._tzdata import ZONE_NAMES
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    FILTER_LIST_MAX_ITEMS,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RETRIES,
+    Bounds,
+)
 
 _HH_MM = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 _UUID_V4 = re.compile(
@@ -56,8 +65,8 @@ _STATUSES = frozenset(
 )
 
 
-def _int_within(value: Any, low: int, high: int) -> bool:
-    return type(value) is int and low <= value <= high
+def _int_within(value: Any, bounds: Bounds) -> bool:
+    return type(value) is int and bounds.low <= value <= bounds.high
 
 
 def _schedule(schedule: Any, path: str, errors: list[str]) -> None:
@@ -99,8 +108,8 @@ def _date(value: Any, path: str, errors: list[str]) -> datetime.date | None:
 
 
 def _filter_list(value: Any, path: str, errors: list[str], known: frozenset[str] | None) -> None:
-    if type(value) is not list or len(value) > 100:
-        errors.append(f"{path}: not an array of at most 100 items")
+    if type(value) is not list or len(value) > FILTER_LIST_MAX_ITEMS:
+        errors.append(f"{path}: not an array of at most {FILTER_LIST_MAX_ITEMS} items")
         return
     seen = set()
     for index, item in enumerate(value):
@@ -128,11 +137,11 @@ def _cycles(cycles: Any, phone: bool, errors: list[str]) -> None:
     mode = cycles.get("mode")
     if mode not in ("cooldown", "scheduled"):
         errors.append("cycles.mode: not cooldown or scheduled")
-    if not _int_within(cycles.get("max_iterations"), 2, 12):
-        errors.append("cycles.max_iterations: not an integer from 2 to 12")
+    if not _int_within(cycles.get("max_iterations"), MAX_ITERATIONS):
+        errors.append(f"cycles.max_iterations: not an integer {MAX_ITERATIONS.describe()}")
     if mode == "cooldown":
-        if not _int_within(cycles.get("cooldown_minutes"), 0, 1440):
-            errors.append("cycles.cooldown_minutes: not an integer from 0 to 1440")
+        if not _int_within(cycles.get("cooldown_minutes"), COOLDOWN_MINUTES):
+            errors.append(f"cycles.cooldown_minutes: not an integer {COOLDOWN_MINUTES.describe()}")
         for name in ("schedule", "schedule_start_date", "schedule_end_date"):
             if cycles.get(name) is not None:
                 errors.append(f"cycles.{name}: scheduled mode only")
@@ -159,8 +168,8 @@ def validate(payload: object) -> tuple[bool, list[str]]:
     for name in payload.keys() - _CAMPAIGN:
         errors.append(f"{name}: unknown member")
     name = payload.get("name")
-    if type(name) is not str or len(name) > 255 or not name.strip():
-        errors.append("name: not a non-blank string of at most 255 characters")
+    if type(name) is not str or len(name) > NAME_MAX_LENGTH or not name.strip():
+        errors.append(f"name: not a non-blank string of at most {NAME_MAX_LENGTH} characters")
     agent_id = payload.get("agent_id")
     if type(agent_id) is not str or not _UUID_V4.fullmatch(agent_id):
         errors.append("agent_id: not a UUID v4")
@@ -172,10 +181,10 @@ def validate(payload: object) -> tuple[bool, list[str]]:
         errors.append("integration_type: not phone_call or whatsapp")
     if "timezone" in payload and payload["timezone"] not in ZONE_NAMES:
         errors.append("timezone: not an IANA zone name")
-    if "retries" in payload and not _int_within(payload["retries"], 0, 5):
-        errors.append("retries: not an integer from 0 to 5")
-    if "message_limit" in payload and not _int_within(payload["message_limit"], 1, 10_000):
-        errors.append("message_limit: not an integer from 1 to 10000")
+    if "retries" in payload and not _int_within(payload["retries"], RETRIES):
+        errors.append(f"retries: not an integer {RETRIES.describe()}")
+    if "message_limit" in payload and not _int_within(payload["message_limit"], MESSAGE_LIMIT):
+        errors.append(f"message_limit: not an integer {MESSAGE_LIMIT.describe()}")
     for member in _STRINGS:
         if member in payload and type(payload[member]) is not str:
             errors.append(f"{member}: not a string")

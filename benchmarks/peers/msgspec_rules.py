@@ -14,12 +14,24 @@ import msgspec
 from msgspec import Meta, Struct
 
 from benchmarks.peers._tzdata import ZONE_NAMES
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    DEFAULT_MESSAGE_LIMIT,
+    DEFAULT_RETRIES,
+    FILTER_LIST_MAX_ITEMS,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RETRIES,
+)
 
 HH_MM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 UUID_V4 = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$"
 
 Time = Annotated[str, Meta(pattern=HH_MM)]
-FilterList = Annotated[list[Annotated[str, Meta(min_length=1)]], Meta(max_length=100)]
+FilterList = Annotated[
+    list[Annotated[str, Meta(min_length=1)]], Meta(max_length=FILTER_LIST_MAX_ITEMS)
+]
 
 
 class DayWindow(Struct, forbid_unknown_fields=True, frozen=True):
@@ -42,14 +54,16 @@ class Schedule(Struct, forbid_unknown_fields=True, frozen=True):
 PhoneStatus = Literal[
     "queue", "sending", "failed", "retrying", "converted", "voicemail", "answered"
 ]
-StatusList = Annotated[list[PhoneStatus], Meta(max_length=100)]
+StatusList = Annotated[list[PhoneStatus], Meta(max_length=FILTER_LIST_MAX_ITEMS)]
 
 
 class EnabledCycles(Struct, forbid_unknown_fields=True, frozen=True):
     enabled: Literal[True]
     mode: Literal["cooldown", "scheduled"]
-    max_iterations: Annotated[int, Meta(ge=2, le=12)]
-    cooldown_minutes: Annotated[int, Meta(ge=0, le=1440)] | None = None
+    max_iterations: Annotated[int, Meta(ge=MAX_ITERATIONS.low, le=MAX_ITERATIONS.high)]
+    cooldown_minutes: (
+        Annotated[int, Meta(ge=COOLDOWN_MINUTES.low, le=COOLDOWN_MINUTES.high)] | None
+    ) = None
     filter_statuses: StatusList = []
     filter_tags: FilterList = []
     schedule: Schedule | None = None
@@ -64,14 +78,16 @@ class DisabledCycles(Struct, frozen=True):
 
 
 class Campaign(Struct, forbid_unknown_fields=True, frozen=True):
-    name: Annotated[str, Meta(max_length=255, pattern=r"\S")]
+    name: Annotated[str, Meta(max_length=NAME_MAX_LENGTH, pattern=r"\S")]
     agent_id: Annotated[str, Meta(pattern=UUID_V4)]
     integration_id: Annotated[str, Meta(min_length=1)]
     integration_type: Literal["phone_call", "whatsapp"]
     description: str | None = None
     timezone: str = "America/Mexico_City"
-    retries: Annotated[int, Meta(ge=0, le=5)] = 1
-    message_limit: Annotated[int, Meta(ge=1, le=10_000)] = 250
+    retries: Annotated[int, Meta(ge=RETRIES.low, le=RETRIES.high)] = DEFAULT_RETRIES
+    message_limit: Annotated[int, Meta(ge=MESSAGE_LIMIT.low, le=MESSAGE_LIMIT.high)] = (
+        DEFAULT_MESSAGE_LIMIT
+    )
     first_message: str | None = None
     template: str | None = None
     template_alt: str | None = None

@@ -19,6 +19,15 @@ import msgspec
 from msgspec import Meta, Struct
 
 from benchmarks.peers import msgspec_rules
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    DEFAULT_MESSAGE_LIMIT,
+    DEFAULT_RETRIES,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RETRIES,
+)
 
 _TIMES = frozenset(f"{hour:02d}:{minute:02d}" for hour in range(24) for minute in range(60))
 
@@ -42,8 +51,10 @@ class Schedule(Struct, forbid_unknown_fields=True, frozen=True, gc=False):
 class EnabledCycles(Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     enabled: Literal[True]
     mode: Literal["cooldown", "scheduled"]
-    max_iterations: Annotated[int, Meta(ge=2, le=12)]
-    cooldown_minutes: Annotated[int, Meta(ge=0, le=1440)] | None = None
+    max_iterations: Annotated[int, Meta(ge=MAX_ITERATIONS.low, le=MAX_ITERATIONS.high)]
+    cooldown_minutes: (
+        Annotated[int, Meta(ge=COOLDOWN_MINUTES.low, le=COOLDOWN_MINUTES.high)] | None
+    ) = None
     filter_statuses: msgspec_rules.StatusList = []
     filter_tags: msgspec_rules.FilterList = []
     schedule: Schedule | None = None
@@ -52,14 +63,16 @@ class EnabledCycles(Struct, forbid_unknown_fields=True, frozen=True, gc=False):
 
 
 class Campaign(Struct, forbid_unknown_fields=True, frozen=True, gc=False):
-    name: Annotated[str, Meta(max_length=255)]
+    name: Annotated[str, Meta(max_length=NAME_MAX_LENGTH)]
     agent_id: uuid.UUID
     integration_id: Annotated[str, Meta(min_length=1)]
     integration_type: Literal["phone_call", "whatsapp"]
     description: str | None = None
     timezone: str = "America/Mexico_City"
-    retries: Annotated[int, Meta(ge=0, le=5)] = 1
-    message_limit: Annotated[int, Meta(ge=1, le=10_000)] = 250
+    retries: Annotated[int, Meta(ge=RETRIES.low, le=RETRIES.high)] = DEFAULT_RETRIES
+    message_limit: Annotated[int, Meta(ge=MESSAGE_LIMIT.low, le=MESSAGE_LIMIT.high)] = (
+        DEFAULT_MESSAGE_LIMIT
+    )
     first_message: str | None = None
     template: str | None = None
     template_alt: str | None = None

@@ -19,6 +19,16 @@ from pydantic import (
 )
 
 from benchmarks.peers._tzdata import ZONE_NAMES
+from campaign_rules._core.limits import (
+    COOLDOWN_MINUTES,
+    DEFAULT_MESSAGE_LIMIT,
+    DEFAULT_RETRIES,
+    FILTER_LIST_MAX_ITEMS,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RETRIES,
+)
 
 HH_MM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 UUID_V4 = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$"
@@ -64,22 +74,28 @@ class Schedule(_Strict):
 
 
 FilterList = Annotated[
-    list[Annotated[str, Field(min_length=1)]], Field(max_length=100), AfterValidator(_unique)
+    list[Annotated[str, Field(min_length=1)]],
+    Field(max_length=FILTER_LIST_MAX_ITEMS),
+    AfterValidator(_unique),
 ]
 # Dates come as strings: lax mode for these two fields parses YYYY-MM-DD.
 # D-contact-statuses: an enabled block is on a phone_call campaign (the whatsapp one is refused).
 PhoneStatus = Literal[
     "queue", "sending", "failed", "retrying", "converted", "voicemail", "answered"
 ]
-StatusList = Annotated[list[PhoneStatus], Field(max_length=100), AfterValidator(_unique)]
+StatusList = Annotated[
+    list[PhoneStatus], Field(max_length=FILTER_LIST_MAX_ITEMS), AfterValidator(_unique)
+]
 LaxDate = Annotated[datetime.date | None, Field(strict=False)]
 
 
 class EnabledCycles(_Strict):
     enabled: Literal[True]
     mode: Literal["cooldown", "scheduled"]
-    max_iterations: Annotated[int, Field(ge=2, le=12)]
-    cooldown_minutes: Annotated[int, Field(ge=0, le=1440)] | None = None
+    max_iterations: Annotated[int, Field(ge=MAX_ITERATIONS.low, le=MAX_ITERATIONS.high)]
+    cooldown_minutes: (
+        Annotated[int, Field(ge=COOLDOWN_MINUTES.low, le=COOLDOWN_MINUTES.high)] | None
+    ) = None
     filter_statuses: StatusList = []
     filter_tags: FilterList = []
     schedule: Schedule | None = None
@@ -122,14 +138,16 @@ Cycles = Annotated[
 
 
 class Campaign(_Strict):
-    name: Annotated[str, Field(max_length=255, pattern=r"\S")]
+    name: Annotated[str, Field(max_length=NAME_MAX_LENGTH, pattern=r"\S")]
     description: str | None = None
     agent_id: Annotated[str, Field(pattern=UUID_V4)]
     integration_id: Annotated[str, Field(min_length=1)]
     integration_type: Literal["phone_call", "whatsapp"]
     timezone: Annotated[str, AfterValidator(_is_zone)] = "America/Mexico_City"
-    retries: Annotated[int, Field(ge=0, le=5)] = 1
-    message_limit: Annotated[int, Field(ge=1, le=10_000)] = 250
+    retries: Annotated[int, Field(ge=RETRIES.low, le=RETRIES.high)] = DEFAULT_RETRIES
+    message_limit: Annotated[int, Field(ge=MESSAGE_LIMIT.low, le=MESSAGE_LIMIT.high)] = (
+        DEFAULT_MESSAGE_LIMIT
+    )
     first_message: str | None = None
     template: str | None = None
     template_alt: str | None = None

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign_rules import CampaignStatus, ErrorKey, validate_create, validate_create_json
+from campaign_rules._core.limits import NAME_MAX_LENGTH, RATE_LIMIT_BURST, RETRIES
 from campaign_rules.responses import (
     ApiError,
     CampaignContact,
@@ -38,7 +39,7 @@ from tests.e2e.support import Server
 pytestmark = pytest.mark.e2e
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-BURST = 12  # spec 8: 12 requests per second; the server's clock is frozen, so no refill
+BURST = RATE_LIMIT_BURST  # the server's clock is frozen, so no refill
 
 
 def phone_body(**changes: Any) -> dict[str, Any]:
@@ -172,8 +173,16 @@ BAD_BODIES = {
         ErrorKey.INVALID_INTEGRATION_TYPE,
         "integration_type",
     ),
-    "name too long": (phone_body(name="x" * 256), ErrorKey.INVALID_REQUEST, "name"),
-    "retries out of range": (phone_body(retries=6), ErrorKey.INVALID_REQUEST, "retries"),
+    "name too long": (
+        phone_body(name="x" * (NAME_MAX_LENGTH + 1)),
+        ErrorKey.INVALID_REQUEST,
+        "name",
+    ),
+    "retries out of range": (
+        phone_body(retries=RETRIES.high + 1),
+        ErrorKey.INVALID_REQUEST,
+        "retries",
+    ),
     "unknown filter tag": (
         phone_body(
             cycles={

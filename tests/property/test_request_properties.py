@@ -19,6 +19,7 @@ from hypothesis import event, given, note
 from hypothesis import strategies as st
 
 from campaign_rules import ErrorKey, Violation
+from campaign_rules._core.limits import IDEMPOTENCY_KEY_MAX_LENGTH, PATH_ID_MAX
 from campaign_rules.idempotency import (
     FingerprintResult,
     IdempotencyAction,
@@ -173,7 +174,7 @@ id_texts = st.one_of(
 @given(id_texts, id_texts)
 def test_path_ids_match_the_documented_grammar(campaign: str, contact: str) -> None:
     def good(text: str) -> bool:
-        return _ID.fullmatch(text) is not None and int(text) <= 2**53 - 1
+        return _ID.fullmatch(text) is not None and int(text) <= PATH_ID_MAX
 
     result = check_contact_path(campaign, contact)
     expected = [
@@ -202,7 +203,7 @@ def test_thread_ids_match_the_documented_grammar(text: str) -> None:
     | st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7F), max_size=300)
 )
 def test_idempotency_keys_match_the_documented_grammar(text: str) -> None:
-    expected = re.fullmatch(r"[!-~]{1,255}", text) is not None
+    expected = re.fullmatch(rf"[!-~]{{1,{IDEMPOTENCY_KEY_MAX_LENGTH}}}", text) is not None
     result = check_idempotency_key(text)
     assert result.ok == expected
     assert result.value == (text if expected else None)

@@ -95,11 +95,11 @@ class Bounds:
         return self.low <= value <= self.high
 
     def describe(self) -> str:
-        """Say the range in words, for messages: "from 0 to 5"."""
+        """Say the range in words, for messages: `Bounds(1, 3)` says "from 1 to 3"."""
         return self._words
 
     def must_be(self, subject: str) -> str:
-        """Say that `subject` must be in the range, for messages: "retries must be from 0 to 5"."""
+        """Say that `subject` must be in the range, for messages: "tries must be from 1 to 3"."""
         return f"{subject} must be {self._words}"
 
 
