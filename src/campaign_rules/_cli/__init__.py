@@ -1,4 +1,4 @@
-"""The command line: `campaign-rules check FILE`, `audit`, `rules`, `schema` and `openapi`."""
+"""The command line: `campaign-rules check`, `audit`, `rules`, `explain`, `schema`, `openapi`."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from campaign_rules import COMPILED, __version__
-from campaign_rules._cli import audit
+from campaign_rules._cli import audit, explain
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, describe_exits, say
 from campaign_rules._cli.signals import Stopped, stop_on_signals
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
-from campaign_rules._export.catalogue import render_markdown
+from campaign_rules._export.catalogue import catalogue, render_markdown
 from campaign_rules._export.json_schema import render_schema
 from campaign_rules._export.openapi import render_openapi
 from campaign_rules._validate import validate_create
 from campaign_rules._wire.convert import to_wire
+from campaign_rules.schema import ruleset
 from campaign_rules.responses import (
     parse_contact_response,
     parse_create_response,
@@ -70,8 +71,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
     if args.command == "rules":
         with _reader_may_leave():
-            sys.stdout.write(render_markdown())
+            sys.stdout.write(_rules_json() if args.json else render_markdown())
         return ExitStatus.VALID
+    if args.command == "explain":
+        status, text = explain.explain(args)
+        if status != ExitStatus.VALID:
+            say(text)
+            return status
+        with _reader_may_leave():
+            sys.stdout.write(text)
+        return status
     if args.command in _DOCUMENTS:
         with _reader_may_leave():
             sys.stdout.write(_DOCUMENTS[args.command]())
@@ -153,12 +162,19 @@ def _parser() -> tuple[
         help='print {"status", "body", "violations"}: the HTTP status, the error envelope or the '
         "normalized campaign, and every violation with its key, field, message and rule",
     )
-    commands.add_parser(
+    rules = commands.add_parser(
         "rules",
         help="print the rule catalogue as a Markdown table",
         description="Print the rule catalogue: every rule's id, stage, error key, HTTP status, "
         "source and summary, as a Markdown table.",
     )
+    rules.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"ruleset", "rules"} instead: the rule set\'s version and fingerprint, and '
+        "every rule with its id, stage, key, status, source and summary",
+    )
+    explain.add_parser(commands)
     audit.add_parser(commands)
     commands.add_parser(
         "schema",
@@ -173,6 +189,22 @@ def _parser() -> tuple[
         "the rules and the response readers (the file schema/openapi.json of the repository).",
     )
     return parser, commands
+
+
+def _rules_json() -> str:
+    """What `rules --json` prints: the rule set's identity and every rule of the catalogue."""
+    rows = [
+        {
+            "id": info.id,
+            "stage": info.stage,
+            "key": info.key.value,
+            "status": info.status,
+            "source": info.source,
+            "summary": info.summary,
+        }
+        for info in catalogue()
+    ]
+    return json.dumps({"ruleset": dict(ruleset()), "rules": rows}, indent=2) + "\n"
 
 
 def _check(path: str, *, kind: str, status: int | None, as_json: bool) -> int:
