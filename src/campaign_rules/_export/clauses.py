@@ -20,8 +20,10 @@ import attrs
 __all__ = [
     "SPEC_FILE",
     "Clause",
+    "CITATION",
     "anchor_of",
     "cited_clauses",
+    "cited_in_text",
     "clauses",
     "spec_text",
 ]
@@ -33,6 +35,10 @@ _HEADING = re.compile(r"^(#{2,3}) (\d+(?:\.\d+)?)\.? (.+)$")
 _NUMBERED = re.compile(r"^(\d+)\. (.+)$")
 # One item of a citation's spec part: "2.4", "2.4 rule 3", "2.2-2.6", "4.1-4.3", "1-3".
 _ITEM = re.compile(r"(\d+)(?:\.(\d+))?(?: rule (\d+))?(?:-(\d+)(?:\.(\d+))?)?$")
+_ITEM_TEXT = r"\d+(?:\.\d+)?(?: rule \d+)?(?:-\d+(?:\.\d+)?)?"
+# A citation in prose: "spec 2.4 rule 3", "Spec 5", "spec 2.2-2.6, 4.1-4.3, 5 and 7.1". Group 1
+# holds its items.
+CITATION = re.compile(rf"\b[Ss]pec ({_ITEM_TEXT}(?:(?:, | and ){_ITEM_TEXT}(?![.\d]))*)")
 
 
 @attrs.frozen
@@ -137,7 +143,7 @@ def cited_clauses(source: str) -> list[str]:
     whether each id names a clause of the spec is for its caller (and the tests) to check.
     """
     found: list[str] = []
-    for part in source.split(";"):
+    for part in source.replace(" and ", ", ").split(";"):
         part = part.strip()
         if not part.startswith("spec "):
             continue
@@ -154,4 +160,12 @@ def cited_clauses(source: str) -> list[str]:
                 found += [str(n) for n in range(int(major), int(end_major) + 1)]
             else:
                 found.append(major if minor is None else f"{major}.{minor}")
+    return list(dict.fromkeys(found))
+
+
+def cited_in_text(text: str) -> list[str]:
+    """The clause ids that the citations in a text name ("as spec 2.4 rule 2 says"), each once."""
+    found: list[str] = []
+    for match in CITATION.finditer(text):
+        found += cited_clauses(f"spec {match.group(1)}")
     return list(dict.fromkeys(found))
