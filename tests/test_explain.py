@@ -39,7 +39,7 @@ def test_a_rule_is_explained_from_its_clause_to_its_cases() -> None:
     assert "spec 2.4 Cycles config object, rule 3" in text
     assert " ".join(clause.text.split()) in " ".join(text.split())
     assert "key SCHEDULED_MODE_ONLY, status 400, stage create" in text
-    assert "D-null-members: `null` is not \"absent\" in a create body" in text
+    assert 'D-null-members: `null` is not "absent" in a create body' in text
     cases = cases_of("cycles.cooldown_mode_has_no_schedule")
     refused = sum(1 for case in cases if case["violations"])
     assert f"Cases: {len(cases)} prove it, {len(cases) - refused} accepted and {refused} " in text

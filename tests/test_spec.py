@@ -45,7 +45,12 @@ def test_a_clause_has_its_text_title_and_anchor() -> None:
     by_id = {clause.id: clause for clause in clauses()}
     rule = by_id["2.4 rule 3"]
     assert rule.text.startswith("When `cycles.mode` is `cooldown`")
-    assert (rule.section, rule.parent, rule.rule, rule.anchor) == ("2.4", "2.4", 3, "spec-2-4-rule-3")
+    assert (rule.section, rule.parent, rule.rule, rule.anchor) == (
+        "2.4",
+        "2.4",
+        3,
+        "spec-2-4-rule-3",
+    )
     section = by_id["2.4"]
     assert section.title == "Cycles config object"
     assert "`max_iterations` | integer | 2 to 12" in section.text

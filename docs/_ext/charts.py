@@ -44,14 +44,11 @@ _FONT = 13
 def marked_table(name: str, text: str) -> tuple[list[str], dict[str, list[float | None]]]:
     """The sets (column names) and rows (ratios by set) of the table marked `name`."""
     lines = text.splitlines()
-    for index, line in enumerate(lines):
-        mark = _MARK.match(line)
-        if mark and mark.group(1) == name:
-            break
-    else:
+    marked = [n for n, line in enumerate(lines) if (m := _MARK.match(line)) and m.group(1) == name]
+    if not marked:
         raise LookupError(f"no table marked 'chart: {name}' in {RESULTS}")
     table = []
-    for line in lines[index + 1 :]:
+    for line in lines[marked[0] + 1 :]:
         if not line.startswith("|"):
             break
         table.append([cell.strip() for cell in line.strip().strip("|").split("|")])
@@ -64,9 +61,7 @@ def _ratio(cell: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
-def svg(
-    title: str, sets: list[str], series: list[tuple[str, list[float | None]]]
-) -> str:
+def svg(title: str, sets: list[str], series: list[tuple[str, list[float | None]]]) -> str:
     """A grouped horizontal bar chart of ratios, as an inline SVG element."""
     most = max([1.0, *(value for _, values in series for value in values if value is not None)])
     scale = _PLOT / (most * 1.08)

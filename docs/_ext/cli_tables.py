@@ -55,7 +55,9 @@ def markdown() -> str:
         ]
         lines.append("")
     top = [
-        _row(action) for action in parser._actions if not isinstance(action, argparse._HelpAction)
+        _row(action)
+        for action in parser._actions
+        if not isinstance(action, argparse._HelpAction)
         and not isinstance(action, argparse._SubParsersAction)
     ]
     lines += ["**`campaign-rules`** itself:", "", "| argument | value | default | what it does |"]

@@ -37,7 +37,6 @@ SOURCE = ROOT / "src"
 OUT = "rules"
 
 
-
 def slugify(text: str) -> str:
     """The anchor of a heading, as GitHub makes it; the site's MyST uses the same function."""
     text = unicodedata.normalize("NFKC", text).lower()
@@ -207,7 +206,10 @@ def _enforced_clauses(info: RuleInfo, known: dict[str, tuple[str, str]]) -> list
             "It cites no clause of the spec: it enforces a decision, which settles what these "
             "clauses leave open.",
             "",
-            *(f"- {_clause_link(clause)} ({by_id[clause.section].title}), through {name}" for name, clause in through),
+            *(
+                f"- {_clause_link(clause)} ({by_id[clause.section].title}), through {name}"
+                for name, clause in through
+            ),
             "",
         ]
         return lines

@@ -73,7 +73,7 @@ def anchor_clauses(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _link(docname: str, text: str, clause_id: str) -> nodes.Node:
-    reference = addnodes.pending_xref(
+    return addnodes.pending_xref(
         "",
         nodes.inline(text, text, classes=["spec-citation"]),
         refdomain="std",
@@ -83,7 +83,6 @@ def _link(docname: str, text: str, clause_id: str) -> nodes.Node:
         refwarn=True,
         refdoc=docname,
     )
-    return reference
 
 
 def _linked(docname: str, text: str, node: nodes.Node) -> list[nodes.Node] | None:

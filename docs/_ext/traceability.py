@@ -1,4 +1,4 @@
-"""The traceability page, generated when the site is built: from each clause of the spec to its proof.
+"""The traceability page, generated when the site is built: from each clause to its proof.
 
 For every numbered section and numbered rule of the spec (`campaign_rules._export.clauses`),
 the rules that enforce it, the decisions that settle what it leaves open and the case files

@@ -22,13 +22,13 @@ from campaign_rules._export.json_schema import render_schema
 from campaign_rules._export.openapi import render_openapi
 from campaign_rules._validate import validate_create
 from campaign_rules._wire.convert import to_wire
-from campaign_rules.schema import ruleset
 from campaign_rules.responses import (
     parse_contact_response,
     parse_create_response,
     parse_error,
     parse_thread,
 )
+from campaign_rules.schema import ruleset
 
 __all__ = ["main"]
 

@@ -63,9 +63,7 @@ def explain(args: argparse.Namespace) -> tuple[int, str]:
             f"(no {sources.DECISIONS} or {sources.CASES}/)"
         )
     known = (
-        sources.decisions((tree / sources.DECISIONS).read_text(encoding="utf-8"))
-        if tree
-        else None
+        sources.decisions((tree / sources.DECISIONS).read_text(encoding="utf-8")) if tree else None
     )
     counts = (
         sources.case_counts(tree / sources.CASES, [info.id for info in chosen]) if tree else None

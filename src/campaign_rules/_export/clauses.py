@@ -18,9 +18,9 @@ from importlib import resources
 import attrs
 
 __all__ = [
+    "CITATION",
     "SPEC_FILE",
     "Clause",
-    "CITATION",
     "anchor_of",
     "cited_clauses",
     "cited_in_text",
@@ -119,8 +119,12 @@ def parse(text: str) -> tuple[Clause, ...]:
         for number, lines in enumerate(rules, start=1):
             found.append(
                 Clause(
-                    f"{section} rule {number}", f"rule {number}", " ".join(lines), section,
-                    section, number,
+                    f"{section} rule {number}",
+                    f"rule {number}",
+                    " ".join(lines),
+                    section,
+                    section,
+                    number,
                 )
             )
 

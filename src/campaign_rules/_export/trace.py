@@ -1,4 +1,4 @@
-"""From each clause of the spec to what answers it: its rules, its decisions, its cases, or why none.
+"""From each clause of the spec to what answers it: its rules, decisions and cases, or why none.
 
 The documentation site's traceability page (`traceability.html`) is drawn from `trace()`, and a
 test fails when a clause is neither enforced by a rule, settled by a decision, proved by a case
@@ -86,7 +86,9 @@ def trace(
     for clause in spec:
         rules = tuple(info.id for info in infos if clause.id in cited_clauses(info.source))
         decisions = tuple(name for name in known if clause.id in settled.get(name, ()))
-        cases = tuple(name for name, cites in case_cites.items() if clause.id in cited_clauses(cites))
+        cases = tuple(
+            name for name, cites in case_cites.items() if clause.id in cited_clauses(cites)
+        )
         reason = None if rules or decisions or cases else NO_RULE_NEEDED.get(clause.id)
         traces.append(ClauseTrace(clause, rules, decisions, cases, reason))
     return tuple(traces)
