@@ -201,7 +201,8 @@ def html_report(summary: AuditSummary, *, docs_url: str = DOCS_URL) -> str:
     unreadable lines, and the rule set that judged (`campaign_rules.schema.ruleset()`). It
     loads nothing (inline CSS and SVG, no script), and every text from the data is escaped.
     Write it with `Path(name).write_text(page, encoding="utf-8")`; the summary may come from
-    `audit_lines`, `campaign-rules audit` or `campaign_rules.dask.audit`. Raises `TypeError` when `summary` is not an `AuditSummary` or `docs_url` not a `str`.
+    `audit_lines`, `campaign-rules audit` or `campaign_rules.dask.audit`. Raises `TypeError`
+    when `summary` is not an `AuditSummary` or `docs_url` not a `str`.
     """
     if not isinstance(summary, AuditSummary):
         raise TypeError(f"summary must be an AuditSummary, not {type(summary).__name__}")
