@@ -114,22 +114,29 @@ def _code_in_backquotes(
     lines[:] = [_SINGLE_BACKQUOTES.sub(r"``\1``", line) for line in lines]
 
 
-# A link's text in Furo's sidebar: rule ids break after a dot or an underscore, never mid-word.
-_SIDEBAR_LINK = re.compile(r"(<a class=\"reference internal\"[^>]*>)([^<]+)(</a>)")
+# Rule ids are long words: in Furo's sidebar and in a page's title they break after a dot or an
+# underscore (`<wbr>`), never mid-word (site.css stops the browser's own breaks).
+_SIDEBAR_LINK = re.compile(r"(<a class=\"[^\"]*reference internal[^\"]*\"[^>]*>)([^<]+)(</a>)")
+_TITLE = re.compile(r"(<h1>)([^<]+)(<a class=\"headerlink\")")
 
 
-def _sidebar_breaks(
+def _breaks(match: re.Match[str]) -> str:
+    return match[1] + re.sub(r"([._])(?=\w)", r"\1<wbr>", match[2]) + match[3]
+
+
+def _rule_id_breaks(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, object], doctree: object
 ) -> None:
     tree = context.get("furo_navigation_tree")
     if isinstance(tree, str):
-        context["furo_navigation_tree"] = _SIDEBAR_LINK.sub(
-            lambda m: m[1] + re.sub(r"([._])(?=\w)", r"\1<wbr>", m[2]) + m[3], tree
-        )
+        context["furo_navigation_tree"] = _SIDEBAR_LINK.sub(_breaks, tree)
+    body = context.get("body")
+    if isinstance(body, str):
+        context["body"] = _TITLE.sub(_breaks, body, count=1)
 
 
 def setup(app: Sphinx) -> None:
     """Register the docstrings' code spans with autodoc, and the sidebar's line breaks."""
     app.connect("autodoc-process-docstring", _code_in_backquotes)
     # After Furo's own handler (priority 500), which computes the navigation tree.
-    app.connect("html-page-context", _sidebar_breaks, priority=600)
+    app.connect("html-page-context", _rule_id_breaks, priority=600)

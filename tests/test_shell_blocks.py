@@ -109,6 +109,10 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "the set-up: the README's first set-up command begins with it",
         README_SET_UP,
     ),
+    ("docs/index.md", "python3 -m venv .venv && .venv/bin/pip install -e ."): Elsewhere(
+        "the install line of the front page: the README's first set-up command begins with it",
+        README_SET_UP,
+    ),
     (
         "benchmarks/README.md",
         "python3 -m venv .venv && .venv/bin/pip install -e '.[bench]' && "

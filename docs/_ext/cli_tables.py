@@ -8,6 +8,7 @@ them (`campaign_rules._cli._parser`). Nothing is written twice: a new option sho
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from docutils import nodes
@@ -18,6 +19,9 @@ from campaign_rules._cli import _parser
 
 
 def _cell(text: str) -> str:
+    """A table cell's text; an option it names (`--kind`) set as code, so no dash is merged."""
+    text = re.sub(r"(?<![\w`-])(--[a-z][\w-]*)", r"`\1`", text)
+    text = re.sub(r"(?<!`)(\{[^{}`]*\})", r"`\1`", text)  # JSON, not curly quotes
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -70,7 +74,9 @@ class CliOptions(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """The sub-commands' descriptions and tables."""
-        return self.parse_text_to_nodes(markdown())
+        box = nodes.container(classes=["cli-options"])
+        box += self.parse_text_to_nodes(markdown())
+        return [box]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
