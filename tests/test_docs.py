@@ -234,6 +234,20 @@ def test_the_benchmark_charts_are_drawn_from_the_results(site: Path) -> None:
     assert benchmarks.count('<svg class="benchmark-chart"') == 1
 
 
+def test_an_offline_report_links_to_the_built_site(site: Path) -> None:
+    from urllib.parse import unquote, urlparse
+
+    from campaign_rules.audit import audit_lines, html_report
+
+    summary = audit_lines(["[]", '{"name": 7}', "{}"])
+    page = html_report(summary, docs_url=site.as_uri() + "/")
+    links = set(re.findall(r"href='(file://[^']+)'", page))
+    assert len(links) > 3
+    for link in links:
+        path = Path(unquote(urlparse(html.unescape(link)).path))
+        assert path.is_file() or (path / "index.html").is_file(), link
+
+
 def test_every_page_links_to_its_source(site: Path) -> None:
     for page in ("index", "spec", "traceability", "why", f"rules/{EXAMPLE_RULE}"):
         built = (site / f"{page}.html").read_text(encoding="utf-8")
