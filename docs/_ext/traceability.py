@@ -90,7 +90,7 @@ def page() -> str:
             "",
         ]
         if item.rules:
-            links = ", ".join(f"{{doc}}`rules/{rule}`" for rule in item.rules)
+            links = ", ".join(f"{{doc}}`{rule} <rules/{rule}>`" for rule in item.rules)
             lines += [f"Enforced by: {links}.", ""]
         if item.decisions:
             links = ", ".join(
