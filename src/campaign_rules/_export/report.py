@@ -382,5 +382,6 @@ td.records { min-width: 110px; }
 td.example { min-width: 200px; }
 .none { color: var(--muted); margin: 0; }
 footer { color: var(--muted); font-size: 13px; text-align: center; }
+footer code { word-break: break-all; }
 @media (max-width: 760px) { .cards { grid-template-columns: repeat(2, 1fr); } }
 """
