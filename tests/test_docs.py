@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from campaign_rules._export.clauses import anchor_of, cited_clauses, clauses
 from campaign_rules.schema import catalogue
 from tests.browser import BrowserPage
 from tests.doc_examples import (
@@ -131,17 +132,128 @@ def test_a_rule_page_shows_a_refused_case_with_its_violation(site: Path) -> None
     assert "No violation: accepted." in accepted
 
 
-def test_spec_sections_are_read_from_the_citations() -> None:
+def test_the_extension_reads_the_citations_with_the_library() -> None:
     needs_the_docs_extra()  # the extension imports Sphinx
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
-        from rule_pages import cited_decisions, cited_sections
+        from rule_pages import cited_decisions
     finally:
         sys.path.remove(str(DOCS / "_ext"))
     cited = "spec 2.2-2.6, 4.1 rule 3, 5; D-tolerant-reading, D-integral-floats"
-    assert cited_sections(cited) == ["2.2", "2.3", "2.4", "2.5", "2.6", "4.1", "5"]
     assert cited_decisions(cited) == ["D-tolerant-reading", "D-integral-floats"]
-    assert cited_sections("D-blank-name") == []
+
+
+# The spec, its clauses' anchors and the citations that link to them (issue 31)
+
+
+def anchors_linked(page: Path) -> set[str]:
+    """The anchors of spec.html that a built page links to."""
+    return set(re.findall(r'href="(?:\.\./)?spec\.html#(spec-[\w-]+)"', page.read_text("utf-8")))
+
+
+def test_the_spec_page_shows_the_spec_with_an_anchor_per_clause(site: Path) -> None:
+    page = (site / "spec.html").read_text(encoding="utf-8")
+    for clause in clauses():
+        assert f'id="{clause.anchor}"' in page, clause.id
+    text = text_of(site / "spec.html")
+    for clause in clauses():
+        shown = re.sub(r"^\d+\. ", "", clause.text, flags=re.M)  # a list's numbers are not text
+        assert shows(text, shown or clause.title), clause.id
+
+
+def test_every_rule_page_links_to_a_clause(site: Path) -> None:
+    anchors = {clause.anchor for clause in clauses()}
+    for info in catalogue():
+        linked = anchors_linked(site / "rules" / f"{info.id}.html")
+        assert linked, info.id
+        assert linked <= anchors, info.id
+        for clause_id in cited_clauses(info.source):
+            assert anchor_of(clause_id) in linked, (info.id, clause_id)
+
+
+def test_the_citations_of_the_decisions_link_to_their_clauses(site: Path) -> None:
+    linked = anchors_linked(site / "decisions.html")
+    assert {"spec-2-4-rule-3", "spec-4-1-rule-1", "spec-5-rule-3", "spec-7-2"} <= linked
+
+
+def test_the_traceability_page_lists_every_clause_with_what_answers_it(site: Path) -> None:
+    page = site / "traceability.html"
+    assert anchors_linked(page) == {clause.anchor for clause in clauses()}
+    text = text_of(page)
+    for item in trace_of_the_repository():
+        assert shows(text, f"{item.clause.id}: {item.clause.title}"), item.clause.id
+        if item.reason:
+            assert shows(text, item.reason), item.clause.id
+    assert "unanswered" not in text
+    rule_3 = text[text.index("2.4 rule 3: rule 3") :]
+    assert "cycles.cooldown_mode_has_no_schedule" in rule_3[:600]
+
+
+def trace_of_the_repository() -> Any:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from traceability import traces
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    return traces()
+
+
+# The front door (issue 31)
+
+
+def test_the_front_page_example_prints_what_the_page_says(site: Path) -> None:
+    blocks = fenced_blocks(DOCS / "index.md")
+    [install] = [block for block in blocks if block.language == "sh"]
+    assert "pip install" in install.text
+    [example] = [block for block in blocks if block.language == "python"]
+    [printed] = [block for block in blocks if block.language == "text"]
+    assert len([line for line in example.text.splitlines() if line.strip()]) <= 10
+    done = subprocess.run(
+        [sys.executable, "-c", example.text], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout == printed.text
+
+
+def test_the_command_line_page_has_a_table_of_every_option(site: Path) -> None:
+    from campaign_rules._cli import _parser
+
+    text = text_of(site / "cli.html")
+    _, commands = _parser()
+    for name, command in commands.choices.items():
+        assert f"campaign-rules {name}" in text
+        for action in command._actions:
+            for option in action.option_strings:
+                assert option in text, (name, option)
+
+
+def test_the_benchmark_charts_are_drawn_from_the_results(site: Path) -> None:
+    page = (site / "why.html").read_text(encoding="utf-8")
+    assert page.count('<svg class="benchmark-chart"') == 1
+    assert "campaign-rules, compiled, realistic valid: 0.51x" in html.unescape(page)
+    benchmarks = (site / "benchmarks" / "index.html").read_text(encoding="utf-8")
+    assert benchmarks.count('<svg class="benchmark-chart"') == 1
+
+
+def test_an_offline_report_links_to_the_built_site(site: Path) -> None:
+    from urllib.parse import unquote, urlparse
+
+    from campaign_rules.audit import audit_lines, html_report
+
+    summary = audit_lines(["[]", '{"name": 7}', "{}"])
+    page = html_report(summary, docs_url=site.as_uri() + "/")
+    links = set(re.findall(r"href='(file://[^']+)'", page))
+    assert len(links) > 3
+    for link in links:
+        path = Path(unquote(urlparse(html.unescape(link)).path))
+        assert path.is_file() or (path / "index.html").is_file(), link
+
+
+def test_every_page_links_to_its_source(site: Path) -> None:
+    for page in ("index", "spec", "traceability", "why", f"rules/{EXAMPLE_RULE}"):
+        built = (site / f"{page}.html").read_text(encoding="utf-8")
+        [link] = re.findall(r'<div class="view-this-page">\s*<a[^>]*href="([^"]+)"', built)
+        assert link.endswith(f"_sources/{page}.md.txt"), (page, link)
+        assert (site / "_sources" / f"{page}.md.txt").is_file()
 
 
 # The runner of the shell sessions
@@ -235,6 +347,97 @@ def test_the_search_finds_a_rule_by_its_id(site: Path, browser_page: BrowserPage
     results.first.wait_for(timeout=15_000)
     links = [results.nth(n).get_attribute("href") or "" for n in range(results.count())]
     assert links[0].startswith(f"rules/{EXAMPLE_RULE}.html"), links
+    assert_clean(browser_page)
+
+
+def test_the_spec_page_renders_and_shows_a_clause(site: Path, browser_page: BrowserPage) -> None:
+    page = visit(browser_page, site / "spec.html")
+    assert page.locator("h1").first.inner_text().startswith("The interface document")
+    rule = page.locator("li#spec-2-4-rule-3")
+    assert rule.is_visible()
+    assert "`cooldown`" not in rule.inner_text()
+    assert rule.inner_text().startswith("When cycles.mode is cooldown")
+    assert_clean(browser_page)
+
+
+def test_a_rule_pages_clause_link_opens_its_clause(site: Path, browser_page: BrowserPage) -> None:
+    rule = "cycles.cooldown_mode_has_no_schedule"
+    page = visit(browser_page, site / "rules" / f"{rule}.html")
+    page.locator("#the-clause-it-enforces a", has_text="spec 2.4 rule 3").first.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("spec.html#spec-2-4-rule-3")
+    target = page.locator("li#spec-2-4-rule-3")
+    assert target.is_visible()
+    assert target.evaluate("element => element.matches(':target')")
+    # Furo scrolls smoothly: the clause comes into the window when the scroll ends.
+    page.wait_for_function(
+        "() => { const top = document.getElementById('spec-2-4-rule-3')"
+        ".getBoundingClientRect().top; return top >= 0 && top < window.innerHeight / 2; }",
+        timeout=10_000,
+    )
+    assert_clean(browser_page)
+
+
+def test_the_traceability_page_renders(site: Path, browser_page: BrowserPage) -> None:
+    page = visit(browser_page, site / "traceability.html")
+    assert page.locator("h1").first.inner_text().startswith("Traceability")
+    rows = page.locator("table tbody tr")
+    assert rows.count() == len(clauses())
+    page.locator("table a", has_text="spec 4.1 rule 2").first.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("spec.html#spec-4-1-rule-2")
+    assert_clean(browser_page)
+
+
+# How many runs of text of an element (its text nodes) a browser broke over two lines or more.
+MID_WORD_BREAKS = """element => {
+  let broken = 0;
+  for (const node of element.childNodes) {
+    if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    if (tops.size > 1) broken += 1;
+  }
+  return broken;
+}"""
+
+
+def test_long_rule_ids_and_code_fit(site: Path, browser_page: BrowserPage) -> None:
+    rule = "cycles.filter_items_are_non_empty_strings"
+    page = visit(browser_page, site / "rules" / f"{rule}.html")
+    # The title and the sidebar break a rule id after a dot or an underscore only: each run of
+    # text between two <wbr> is on one line.
+    for selector in ("article h1", ".sidebar-tree a.current"):
+        element = page.locator(selector).first
+        assert element.inner_text().startswith(rule)
+        assert element.evaluate(MID_WORD_BREAKS) == 0, selector
+    assert page.locator("article h1").first.evaluate("e => e.getClientRects().length") >= 1
+    # A code block wider than the page scrolls sideways instead of being cut off, and a rule's
+    # source of 100 columns fits the page whole.
+    for block in page.locator("div.highlight pre").all():
+        overflow = block.evaluate("element => getComputedStyle(element).overflowX")
+        assert overflow in ("auto", "scroll")
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from rule_pages import function_source, table_rules
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    widest = {
+        rule_id: max(len(line) for line in function_source(rule)[1].splitlines())
+        for rule_id, rule in table_rules().items()
+    }
+    # The rules whose source is widest but within the 100 columns: the others fit if they do.
+    for rule_id in sorted(widest, key=lambda rule_id: -widest[rule_id] * (widest[rule_id] <= 100))[
+        :4
+    ]:
+        visit(browser_page, site / "rules" / f"{rule_id}.html")
+        # A line of more than the source's 100 columns (a pragma's comment) may scroll.
+        fits = page.locator(".rule-source pre").first.evaluate(
+            "element => Math.max(...element.innerText.split('\\n').map((line) => line.length))"
+            " > 100 || element.scrollWidth <= element.clientWidth"
+        )
+        assert fits, rule_id
     assert_clean(browser_page)
 
 

@@ -109,6 +109,15 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "the set-up: the README's first set-up command begins with it",
         README_SET_UP,
     ),
+    ("docs/guides/audit.md", ".venv/bin/sphinx-build -q docs docs/_build/html"): Elsewhere(
+        "it builds the whole site, then audits the reader's store: the `site` fixture builds it, "
+        "and the test writes a report linked to it and opens every link from the disk",
+        "tests/test_docs.py::test_an_offline_report_links_to_the_built_site",
+    ),
+    ("docs/index.md", "python3 -m venv .venv && .venv/bin/pip install -e ."): Elsewhere(
+        "the install line of the front page: the README's first set-up command begins with it",
+        README_SET_UP,
+    ),
     (
         "benchmarks/README.md",
         "python3 -m venv .venv && .venv/bin/pip install -e '.[bench]' && "

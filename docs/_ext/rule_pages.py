@@ -23,7 +23,10 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
+from campaign_rules._export import sources
 from campaign_rules._export.catalogue import _OTHER_CHECKS, _OTHER_HEADER, _escape_cell
+from campaign_rules._export.clauses import Clause, cited_clauses, clauses
+from campaign_rules._export.trace import decision_clauses
 from campaign_rules._rules import table
 from campaign_rules.schema import RuleInfo, catalogue
 
@@ -32,9 +35,6 @@ DECISIONS = ROOT / "docs" / "decisions.md"
 CASES = ROOT / "tests" / "cases"
 SOURCE = ROOT / "src"
 OUT = "rules"
-
-_DECISION = re.compile(r"D-[a-z]+(?:-[a-z]+)*")
-_SECTION = re.compile(r"(\d+)(?:\.(\d+))?(?:-(\d+)(?:\.(\d+))?)?")
 
 
 def slugify(text: str) -> str:
@@ -46,41 +46,19 @@ def slugify(text: str) -> str:
 
 def decisions() -> dict[str, tuple[str, str]]:
     """Every decision of `docs/decisions.md` by id: its heading and its text."""
-    found: dict[str, tuple[str, str]] = {}
-    parts = re.split(r"^## ", DECISIONS.read_text(encoding="utf-8"), flags=re.M)
-    for part in parts[1:]:
-        heading, _, text = part.partition("\n")
-        match = _DECISION.match(heading)
-        if match and heading[match.end() :].startswith(":"):
-            found[match.group()] = (heading.strip(), text.strip())
-    return found
+    return sources.decisions(DECISIONS.read_text(encoding="utf-8"))
 
 
-def cited_decisions(source: str) -> list[str]:
-    """The decisions a rule's source cites, in order."""
-    return list(dict.fromkeys(_DECISION.findall(source)))
+# The decisions a rule's source cites, in order (`campaign_rules._export.sources`).
+cited_decisions = sources.cited_decisions
 
 
-def cited_sections(source: str) -> list[str]:
-    """The spec sections a rule's source cites ("2.1", "4.1"), ranges spelt out, in order."""
-    found: list[str] = []
-    for clause in re.findall(r"spec ([^;]*)", source):
-        for item in clause.split(","):
-            match = _SECTION.match(item.strip())
-            if match is None:
-                continue
-            major, minor, end_major, end_minor = match.groups()
-            if end_minor is not None and minor is not None and end_major == major:
-                found += [f"{major}.{n}" for n in range(int(minor), int(end_minor) + 1)]
-            elif end_major is not None and minor is None:
-                found += [str(n) for n in range(int(major), int(end_major) + 1)]
-            else:
-                found.append(major if minor is None else f"{major}.{minor}")
-    return list(dict.fromkeys(found))
+def _clause_order(clause_id: str) -> int:
+    return [clause.id for clause in clauses()].index(clause_id)
 
 
-def _section_order(section: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in section.split("."))
+def _clause_link(clause: Clause) -> str:
+    return f"{{ref}}`spec {clause.id} <{clause.anchor}>`"
 
 
 def table_rules() -> dict[str, table.Rule[Any]]:
@@ -166,6 +144,7 @@ def rule_page(info: RuleInfo, rule: table.Rule[Any], known: dict[str, tuple[str,
         f"| Citation | {info.source} |",
         "",
     ]
+    lines += _enforced_clauses(info, known)
     cited = cited_decisions(info.source)
     if cited:
         lines += ["## The decisions it rests on", ""]
@@ -185,7 +164,8 @@ def rule_page(info: RuleInfo, rule: table.Rule[Any], known: dict[str, tuple[str,
         "",
         f"`{rule.check.__name__}` in `{path}`:",
         "",
-        _fence(source, "python"),
+        # Set a little smaller (site.css): a line of the source's 100 columns fits the page.
+        _fence(f":class: rule-source\n\n{source}", "{code-block} python"),
         "",
     ]
     case_path = CASES / f"{info.id}.json"
@@ -210,6 +190,39 @@ def rule_page(info: RuleInfo, rule: table.Rule[Any], known: dict[str, tuple[str,
     return "\n".join(lines)
 
 
+def _enforced_clauses(info: RuleInfo, known: dict[str, tuple[str, str]]) -> list[str]:
+    """The section that shows the clauses a rule enforces, or those its decisions settle."""
+    by_id = {clause.id: clause for clause in clauses()}
+    cited = [by_id[clause_id] for clause_id in cited_clauses(info.source) if clause_id in by_id]
+    lines = ["## The clause it enforces", ""]
+    if not cited:
+        settled = decision_clauses(catalogue(), known)
+        through = [
+            (name, by_id[clause_id])
+            for name in cited_decisions(info.source)
+            for clause_id in settled.get(name, [])
+            if clause_id in by_id
+        ]
+        lines += [
+            "It cites no clause of the spec: it enforces a decision, which settles what these "
+            "clauses leave open.",
+            "",
+            *(
+                f"- {_clause_link(clause)} ({by_id[clause.section].title}), through {name}"
+                for name, clause in through
+            ),
+            "",
+        ]
+        return lines
+    for clause in cited:
+        section = by_id[clause.section]
+        if clause.rule is None:
+            lines += [f"- {_clause_link(clause)}: {section.title}"]
+        else:
+            lines += [f"- {_clause_link(clause)} ({section.title}): {clause.text}"]
+    return [*lines, ""]
+
+
 def _rule_list(ids: Iterable[str], by_id: dict[str, RuleInfo]) -> list[str]:
     lines = ["| rule | error key | requires |", "|---|---|---|"]
     for rule_id in ids:
@@ -222,20 +235,24 @@ def _rule_list(ids: Iterable[str], by_id: dict[str, RuleInfo]) -> list[str]:
 def index_page(infos: tuple[RuleInfo, ...]) -> str:
     """The catalogue: every rule, grouped by the spec section it cites."""
     by_id = {info.id: info for info in infos}
-    sections: dict[str, list[str]] = defaultdict(list)
+    by_clause: dict[str, list[str]] = defaultdict(list)
     unsectioned: list[str] = []
     for info in infos:
-        cited = cited_sections(info.source)
-        for section in cited:
-            sections[section].append(info.id)
+        cited = cited_clauses(info.source)
+        for clause_id in cited:
+            by_clause[clause_id].append(info.id)
         if not cited:
             unsectioned.append(info.id)
+    spec = {clause.id: clause for clause in clauses()}
+    by_clause = {clause_id: ids for clause_id, ids in by_clause.items() if clause_id in spec}
     lines = [
         "# The rules",
         "",
         f"Every rule the library runs, {len(infos)} in all, generated from the rule table "
-        "(`src/campaign_rules/_rules/table.py`) when this site is built. A rule that cites "
-        "several sections of the service's spec is listed under each. Each rule's page shows "
+        "(`src/campaign_rules/_rules/table.py`) when this site is built, grouped by the clause "
+        "of {doc}`the spec <../spec>` it cites: a section, or one of its numbered rules. A rule "
+        "that cites several clauses is listed under each; {doc}`../traceability` lists every "
+        "clause, those that need no rule too. Each rule's page shows "
         "its error key, status and citation, the text of the decisions it rests on, its code, "
         "and the cases that prove it.",
         "",
@@ -258,8 +275,13 @@ def index_page(infos: tuple[RuleInfo, ...]) -> str:
         "```",
         "",
     ]
-    for section in sorted(sections, key=_section_order):
-        lines += [f"## Spec section {section}", "", *_rule_list(sections[section], by_id)]
+    for clause_id in sorted(by_clause, key=_clause_order):
+        clause = spec[clause_id]
+        title = spec[clause.section].title
+        heading = f"Spec {clause_id}" + ("" if clause.rule is None else f" ({title})")
+        lead = title if clause.rule is None else clause.text
+        lines += [f"## {heading}", "", f"{_clause_link(clause)}: {lead}", ""]
+        lines += _rule_list(by_clause[clause_id], by_id)
     lines += [_OTHER_HEADER.strip(), ""]
     lines += [f"| {' | '.join(map(_escape_cell, check))} |" for check in _OTHER_CHECKS]
     lines.append("")

@@ -29,6 +29,7 @@ from campaign_rules._core.strict_json import BodyReading
 from campaign_rules._core.violations import Violation
 from campaign_rules._export.report import DOCS_URL, render_report
 from campaign_rules._rules.json_validation import placed_violations
+from campaign_rules.schema import ruleset
 
 __all__ = [
     "FIRST_RECORDS_KEPT",
@@ -129,8 +130,13 @@ class AuditSummary:
         return sorted(self.keys.items(), key=lambda item: (-item[1], item[0]))
 
     def to_json(self) -> dict[str, object]:
-        """The summary as JSON data: counts first, then rules and keys, most records first."""
+        """The summary as JSON data: counts first, then rules and keys, most records first.
+
+        `ruleset` names the rules that judged: this library's version and the fingerprint of
+        its rule table (`campaign_rules.schema.ruleset()`, D-ruleset).
+        """
         return {
+            "ruleset": dict(ruleset()),
             "records": self.records,
             "valid": self.valid,
             "invalid": self.invalid,
@@ -193,17 +199,18 @@ def html_report(summary: AuditSummary, *, docs_url: str = DOCS_URL) -> str:
 
     The page shows the totals, bar charts of the records by rule and by error key, each broken
     rule with its first records and the message of its first violation, linked to the rule's
-    page at `docs_url` (`rules/<rule id>.html` under the documentation site), and the first
-    unreadable lines. It loads nothing (inline CSS and SVG, no script), and every text from the
-    data is escaped. Write it with `Path(name).write_text(page, encoding="utf-8")`; the summary
-    may come from `audit_lines`, `campaign-rules audit` or `campaign_rules.dask.audit`. Raises
-    `TypeError` when `summary` is not an `AuditSummary` or `docs_url` not a `str`.
+    page at `docs_url` (`rules/<rule id>.html` under the documentation site), the first
+    unreadable lines, and the rule set that judged (`campaign_rules.schema.ruleset()`). It
+    loads nothing (inline CSS and SVG, no script), and every text from the data is escaped.
+    Write it with `Path(name).write_text(page, encoding="utf-8")`; the summary may come from
+    `audit_lines`, `campaign-rules audit` or `campaign_rules.dask.audit`. Raises `TypeError`
+    when `summary` is not an `AuditSummary` or `docs_url` not a `str`.
     """
     if not isinstance(summary, AuditSummary):
         raise TypeError(f"summary must be an AuditSummary, not {type(summary).__name__}")
     if not isinstance(docs_url, str):
         raise TypeError(f"docs_url must be a str, not {type(docs_url).__name__}")
-    return render_report(summary, docs_url=docs_url)
+    return render_report(summary, docs_url=docs_url, ruleset=ruleset())
 
 
 def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:

@@ -5,7 +5,9 @@ verdicts as `validate_create` offline, but for the exceptions listed in D-json-s
 `openapi()` is the OpenAPI 3.1 document of the whole interface: the three operations, their
 parameters, headers and security scheme, and every response with its exact body (D-openapi).
 `catalogue()` lists every rule with its id, error key, HTTP status, source and summary, as
-`campaign-rules rules` and the rule pages of the documentation site show it.
+`campaign-rules rules` and the rule pages of the documentation site show it. `ruleset()` is
+the identity of the rule set that judges, the package's version and the SHA-256 fingerprint of
+the rule table, which every verdict of an audit carries (D-ruleset).
 """
 
 from __future__ import annotations
@@ -13,5 +15,19 @@ from __future__ import annotations
 from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._export.json_schema import json_schema
 from campaign_rules._export.openapi import openapi
+from campaign_rules._export.ruleset import Ruleset, fingerprint
 
-__all__ = ["RuleInfo", "catalogue", "json_schema", "openapi"]
+__all__ = ["RuleInfo", "Ruleset", "catalogue", "json_schema", "openapi", "ruleset"]
+
+
+def ruleset() -> Ruleset:
+    """The identity of the rules that judge: `{"version": ..., "fingerprint": ...}`.
+
+    `version` is the package's version; `fingerprint` the SHA-256 (64 hex digits) of the
+    canonical rule table: every rule's id, stage, error key, status, citation and summary, in
+    the order they run, and every bound of the rules. It changes when any of these does, and
+    only then (D-ruleset).
+    """
+    from campaign_rules import __version__
+
+    return Ruleset(version=__version__, fingerprint=fingerprint())

@@ -1,19 +1,21 @@
-"""The command line: `campaign-rules check FILE...`, `audit`, `rules`, `schema` and `openapi`."""
+"""The command line: `campaign-rules check FILE...`, `audit`, `rules`, `explain`, `schema`, `openapi`."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
 
 from campaign_rules import COMPILED, __version__
-from campaign_rules._cli import audit, check
+from campaign_rules._cli import audit, check, explain
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, say
 from campaign_rules._cli.outputs import CannotWrite, guarded_stdout
 from campaign_rules._cli.signals import Stopped, stop_on_signals
-from campaign_rules._export.catalogue import render_markdown
+from campaign_rules._export.catalogue import catalogue, render_markdown
 from campaign_rules._export.json_schema import render_schema
 from campaign_rules._export.openapi import render_openapi
+from campaign_rules.schema import ruleset
 
 __all__ = ["main"]
 
@@ -49,8 +51,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
     if args.command == "rules":
-        sys.stdout.write(render_markdown())
+        sys.stdout.write(_rules_json() if args.json else render_markdown())
         return ExitStatus.VALID
+    if args.command == "explain":
+        status, text = explain.explain(args)
+        if status != ExitStatus.VALID:
+            say(text)
+            return status
+        sys.stdout.write(text)
+        return status
     if args.command in _DOCUMENTS:
         sys.stdout.write(_DOCUMENTS[args.command]())
         return ExitStatus.VALID
@@ -87,12 +96,19 @@ def _parser() -> tuple[
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", required=True)
     check.add_parser(commands)
-    commands.add_parser(
+    rules = commands.add_parser(
         "rules",
         help="print the rule catalogue as a Markdown table",
         description="Print the rule catalogue: every rule's id, stage, error key, HTTP status, "
         "source and summary, as a Markdown table.",
     )
+    rules.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"ruleset", "rules"} instead: the rule set\'s version and fingerprint, and '
+        "every rule with its id, stage, key, status, source and summary",
+    )
+    explain.add_parser(commands)
     audit.add_parser(commands)
     commands.add_parser(
         "schema",
@@ -107,3 +123,19 @@ def _parser() -> tuple[
         "the rules and the response readers (the file schema/openapi.json of the repository).",
     )
     return parser, commands
+
+
+def _rules_json() -> str:
+    """What `rules --json` prints: the rule set's identity and every rule of the catalogue."""
+    rows = [
+        {
+            "id": info.id,
+            "stage": info.stage,
+            "key": info.key.value,
+            "status": info.status,
+            "source": info.source,
+            "summary": info.summary,
+        }
+        for info in catalogue()
+    ]
+    return json.dumps({"ruleset": dict(ruleset()), "rules": rows}, indent=2) + "\n"

@@ -1,8 +1,9 @@
 """Every bound, default and channel table of the rules, once, each with its source.
 
 The rules, the value objects' defaults and the docs read these names; no other module writes
-a bound as a literal. "spec N" is a section of `spec/campaign-outreach-api.md`; "D-x" is an
-entry of `docs/decisions.md`, where the spec says "not shown" and the library decides.
+a bound as a literal. "spec N" is a section of the spec, shipped as
+`_export/interface/campaign-outreach-api.md`; "D-x" is an entry of `docs/decisions.md`, where
+the spec says "not shown" and the library decides.
 """
 
 from __future__ import annotations

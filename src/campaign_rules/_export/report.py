@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
 from campaign_rules._export.catalogue import RuleInfo, catalogue
+from campaign_rules._export.ruleset import Ruleset
 
 __all__ = ["DOCS_URL", "Summary", "Tally", "render_report", "rule_url"]
 
@@ -102,8 +103,11 @@ def rule_url(rule: str, docs_url: str = DOCS_URL) -> str:
     return f"{base}rules/{urllib.parse.quote(rule, safe='._-')}.html"
 
 
-def render_report(summary: Summary, *, docs_url: str = DOCS_URL) -> str:
-    """The page: totals, a chart by rule and one by error key, the rules, the unreadable lines."""
+def render_report(summary: Summary, *, docs_url: str = DOCS_URL, ruleset: Ruleset) -> str:
+    """The page: totals, a chart by rule and one by error key, the rules, the unreadable lines.
+
+    Its footer names the rule set that judged, `ruleset` (D-ruleset).
+    """
     rules = summary.ranked_rules()
     keys = summary.ranked_keys()
     infos = {info.id: info for info in catalogue()}
@@ -132,7 +136,11 @@ def render_report(summary: Summary, *, docs_url: str = DOCS_URL) -> str:
         "</section>",
         _unreadable(summary),
         f"<footer>Made by campaign-rules from an audit summary. Each rule links to its page "
-        f"under <a href='{_e(docs_url)}'>{_e(docs_url)}</a>.</footer>",
+        f"under <a href='{_e(docs_url)}'>{_e(docs_url)}</a>.<br>"
+        f"<span id='ruleset' data-version='{_e(ruleset['version'])}' "
+        f"data-fingerprint='{_e(ruleset['fingerprint'])}'>Judged by the rules of campaign-rules "
+        f"{_e(ruleset['version'])}, rule set <code>{_e(ruleset['fingerprint'])}</code>"
+        "</span></footer>",
     ]
     return _PAGE.format(title=_e(title), style=_STYLE, body="\n".join(body))
 
@@ -374,5 +382,6 @@ td.records { min-width: 110px; }
 td.example { min-width: 200px; }
 .none { color: var(--muted); margin: 0; }
 footer { color: var(--muted); font-size: 13px; text-align: center; }
+footer code { word-break: break-all; }
 @media (max-width: 760px) { .cards { grid-template-columns: repeat(2, 1fr); } }
 """
