@@ -1,4 +1,4 @@
-"""The command line: `campaign-rules check FILE...`, `audit`, `rules`, `explain`, `schema`, `openapi`."""
+"""The command line: `check FILE...`, `audit`, `rules`, `explain`, `schema` and `openapi`."""
 
 from __future__ import annotations
 
