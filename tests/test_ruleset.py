@@ -45,7 +45,7 @@ FIELDS = {
     "key": ErrorKey.IMMUTABLE_FIELD,
     "status": 409,
     "source": "spec 2.1, 8; D-blank-name",
-    "summary": "`retries` is from 0 to 6.",
+    "summary": "`retries` is a small number.",
     "stage": "lookup",
 }
 
