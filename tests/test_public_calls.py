@@ -43,6 +43,8 @@ DOCUMENTED = {
     "to_wire": "to_wire takes a value object",
     "validate_create": "directory must be a campaign_rules.Directory",
     "validate_update": "directory must be a campaign_rules.Directory",
+    "validate_create_json": "directory must be a campaign_rules.Directory",
+    "validate_update_json": "directory must be a campaign_rules.Directory",
     "RateLimiter": "must be a positive int",
     "CampaignDetail.from_create": "",
     "CampaignContact": "a mapping is needed here",

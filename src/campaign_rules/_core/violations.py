@@ -55,11 +55,16 @@ class Violation(_Unplaced):
     message: str
     rule: str
     pointer: str = attrs.field(
-        kw_only=True,
-        default=attrs.Factory(lambda self: pointer_of_path(self.field), takes_self=True),
+        kw_only=True, default=attrs.Factory(lambda self: _pointer_of(self.field), takes_self=True)
     )
     line: int | None = attrs.field(default=None, kw_only=True)
     column: int | None = attrs.field(default=None, kw_only=True)
+
+
+def _pointer_of(field: object) -> str:
+    # The constructor checks no type (attrs, as the other fields): a field that is not a path
+    # gives the body's pointer rather than an error.
+    return pointer_of_path(field) if isinstance(field, str) else ""
 
 
 class _FoundWhenRead:

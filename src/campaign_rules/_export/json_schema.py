@@ -70,6 +70,11 @@ SCHEMA_EXCEPTIONS: Final[Mapping[str, str]] = {
         "JSON Schema cannot compare two values of the instance: it cannot say that "
         "schedule_start_date is not after schedule_end_date"
     ),
+    "text.free_text_is_unicode": (
+        "a JSON text read as I-JSON holds no lone surrogate, which body.strings_are_unicode "
+        "refuses; and a pattern excluding the surrogate range would refuse every astral "
+        "character, an emoji, in a validator that reads patterns as UTF-16 code units"
+    ),
 }
 
 # spec 2.1, 2.4; rule `cycles.enabled_only_on_phone_call`: the channels whose campaigns can
