@@ -43,6 +43,7 @@ from campaign_rules.strategies._field_defects import (
     required_missing,
     retries_bad,
     string_member_not_a_string,
+    text_holds_lone_surrogate,
     timezone_unknown,
     unknown_member,
 )
@@ -73,6 +74,7 @@ _DEFECTS: Final[dict[str, Callable[[st.DrawFn], Defect]]] = {
     "retries_bad": retries_bad,
     "message_limit_bad": message_limit_bad,
     "string_member_not_a_string": string_member_not_a_string,
+    "text_holds_lone_surrogate": text_holds_lone_surrogate,
     "channel_field_on_wrong_channel": channel_field_on_wrong_channel,
     "unknown_member": unknown_member,
     "member_name_not_a_string": member_name_not_a_string,

@@ -175,6 +175,18 @@ def string_member_not_a_string(draw: st.DrawFn) -> Defect:
     return base | {name: draw(NOT_STRINGS)}, INVALID_REQUEST, name
 
 
+def text_holds_lone_surrogate(draw: st.DrawFn) -> Defect:
+    # A visible character first, so that a name is neither blank nor empty: the lone surrogate
+    # is the one defect (D-lone-surrogates).
+    channel = draw(st.sampled_from(CHANNELS))
+    name = draw(
+        st.sampled_from(("name", "description", "integration_id", *channel_fields(channel)))
+    )
+    surrogate = chr(draw(st.integers(0xD800, 0xDFFF)))
+    value = "x" + draw(st.sampled_from(("", " ", "y"))) + surrogate
+    return draw(create_payloads(channel)) | {name: value}, INVALID_REQUEST, name
+
+
 def channel_field_on_wrong_channel(draw: st.DrawFn) -> Defect:
     channel = draw(st.sampled_from(CHANNELS))
     others = tuple(name for name in CHANNEL_OF_FIELD if name not in channel_fields(channel))
