@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 import attrs
 import httpx
@@ -165,3 +166,15 @@ def seeded_server(directory: Path, settings: Mapping[str, str] | None = None) ->
 def wait_until_ready(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
     """Poll until the server at `base_url` answers (no credentials, no budget), or raise."""
     wait_for(lambda: answers(f"{base_url}/openapi.json"), "the server", process, log)
+
+
+def whatsapp_body(**changes: Any) -> dict[str, Any]:
+    """A WhatsApp body the seeded records accept, under a name no other request uses."""
+    body = {
+        "name": f"e2e {uuid.uuid4()}",
+        "agent_id": seed.ACME_AGENT,
+        "integration_id": seed.WHATSAPP_INTEGRATION,
+        "integration_type": "whatsapp",
+        "template": "renewal_reminder",
+    }
+    return body | changes

@@ -33,7 +33,7 @@ from examples.server.app import create_app
 
 from campaign_rules.rate import RATE_LIMIT_BURST, RATE_LIMIT_REQUESTS
 from tests.e2e import engines
-from tests.e2e.support import ROOT, answers, free_port, running, wait_for
+from tests.e2e.support import ROOT, answers, free_port, running, wait_for, whatsapp_body
 
 pytestmark = pytest.mark.e2e
 
@@ -124,16 +124,6 @@ def _instance(settings: dict[str, str], log: Path) -> Any:
             self._running.__exit__(*exc)
 
     return Started()
-
-
-def whatsapp_body() -> dict[str, Any]:
-    return {
-        "name": f"fleet {uuid.uuid4()}",
-        "agent_id": seed.ACME_AGENT,
-        "integration_id": seed.WHATSAPP_INTEGRATION,
-        "integration_type": "whatsapp",
-        "template": "renewal_reminder",
-    }
 
 
 def create(

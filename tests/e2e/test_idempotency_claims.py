@@ -8,28 +8,14 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
 
 import httpx
 import pytest
-from examples.server import seed
 
 from campaign_rules.idempotency import IDEMPOTENCY_CLAIM_SECONDS, request_fingerprint
-from tests.e2e.support import Server
+from tests.e2e.support import Server, whatsapp_body
 
 pytestmark = pytest.mark.e2e
-
-
-def whatsapp_body(**changes: Any) -> dict[str, Any]:
-    """A body Acme's records accept, with a name no other test uses."""
-    body = {
-        "name": f"claims {uuid.uuid4()}",
-        "agent_id": seed.ACME_AGENT,
-        "integration_id": seed.WHATSAPP_INTEGRATION,
-        "integration_type": "whatsapp",
-        "template": "renewal_reminder",
-    }
-    return body | changes
 
 
 def post(

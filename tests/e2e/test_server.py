@@ -34,7 +34,7 @@ from campaign_rules.responses import (
 )
 from campaign_rules.schema import openapi
 from campaign_rules.strategies import create_payloads, invalid_create_payloads
-from tests.e2e.support import Server
+from tests.e2e.support import Server, whatsapp_body
 
 pytestmark = pytest.mark.e2e
 
@@ -47,17 +47,6 @@ def phone_body(**changes: Any) -> dict[str, Any]:
     body: dict[str, Any] = json.loads((EXAMPLES / "phone_call.json").read_text(encoding="utf-8"))
     body["name"] = f"e2e {uuid.uuid4()}"
     body["cycles"]["filter_tags"] = ["tag_do_not_call"]  # a tag Acme has
-    return body | changes
-
-
-def whatsapp_body(**changes: Any) -> dict[str, Any]:
-    body = {
-        "name": f"e2e {uuid.uuid4()}",
-        "agent_id": seed.ACME_AGENT,
-        "integration_id": seed.WHATSAPP_INTEGRATION,
-        "integration_type": "whatsapp",
-        "template": "renewal_reminder",
-    }
     return body | changes
 
 
