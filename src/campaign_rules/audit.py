@@ -24,9 +24,9 @@ from typing import Final, TypedDict, TypeVar
 import attrs
 
 from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, read_line, tally_lines
+from campaign_rules._audit.report import DOCS_URL, render_report
 from campaign_rules._core.json import ONE_TEXT_CLASSES
 from campaign_rules._core.violations import Violation
-from campaign_rules._export.report import DOCS_URL, render_report
 
 __all__ = [
     "FIRST_RECORDS_KEPT",

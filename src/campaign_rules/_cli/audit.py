@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import IO, Any, BinaryIO, Final, Protocol
 
+from campaign_rules._audit.report import DOCS_URL
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers
 from campaign_rules._export.catalogue import catalogue
-from campaign_rules._export.report import DOCS_URL
 from campaign_rules.audit import AuditSummary, audit_chunk, html_report
 
 __all__ = [
