@@ -59,7 +59,7 @@ def test_a_rule_that_could_run_for_no_body_is_refused() -> None:
     # A scope needing the cooldown mode of a block that is not enabled: no body has it.
     scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._CYCLES_ENABLED)
     try:
-        with pytest.raises(ValueError, match="cycles.x reads"):
+        with pytest.raises(ValueError, match=r"cycles\.x reads"):
             table._check_scopes((rule,))  # type: ignore[arg-type]
     finally:
         scope._NEEDS[Scope.WINDOWS] = needs

@@ -1,4 +1,4 @@
-"""The shape scan of a creation payload: each object in force, as a `Site` checked against its shape.
+"""The shape scan of a creation payload: each object in force, a `Site` checked against its shape.
 
 A `Document` (`_campaign.document`) makes a `Site` of each object in force when it is made: the
 payload, the schedules in force, their weekday windows (`Window`, which reads its times too) and

@@ -97,8 +97,9 @@ def outcome(cls: type[Result], value: object, violations: tuple[Violation, ...])
     """`cls(value, violations)`, for `Outcome` or a subclass of it with no field of its own.
 
     Made as `violation` makes a violation: the compiled build sets the two slots by name, with
-    no tuple of values and no look-up of the class's fields (issue 22); the results of `validate_create` and `validate_update` are
-    such subclasses (`_campaign.results`), which tests/test_construct.py checks.
+    no tuple of values and no look-up of the class's fields (issue 22); the results of
+    `validate_create` and `validate_update` are such subclasses (`_campaign.results`), which
+    tests/test_construct.py checks.
     """
     if not COMPILED:
         return cls(value, violations)

@@ -38,7 +38,8 @@ __all__ = [
 
 
 # The JSON types of every member of every shape in words, said once rather than for each
-# member of another type, keyed by the shapes' own tuples. A list rather than `map`: compiled, `with_article` is then called natively.
+# member of another type, keyed by the shapes' own tuples. A list rather than `map`:
+# compiled, `with_article` is then called natively.
 _EXPECTED: Final = {
     types: " or ".join([with_article(kind) for kind in types])
     for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
