@@ -16,7 +16,7 @@ from typing import Final
 
 from campaign_rules._campaign.document import Document
 
-__all__ = ["POSSIBLE_FACTS", "Scope", "facts_of", "reads_in"]
+__all__ = ["FACTS_INDEXES", "POSSIBLE_FACTS", "Scope", "facts_of", "reads_in"]
 
 # The facts of a document, one bit each.
 _SITES_NOT_CLEAN: Final = 1
@@ -24,6 +24,8 @@ _CYCLES_ENABLED: Final = 2
 _COOLDOWN_MODE: Final = 4
 _WINDOWS: Final = 8
 _DIRECTORY: Final = 16
+# Every set of the five facts, as the index of a list.
+FACTS_INDEXES: Final = 32
 
 
 class Scope(enum.Enum):
@@ -50,7 +52,9 @@ _NEEDS: Final[dict[Scope, tuple[int, int]]] = {
 }
 # Every set of facts a body can have: a block is in cooldown mode only when it is enabled.
 POSSIBLE_FACTS: Final[tuple[int, ...]] = tuple(
-    facts for facts in range(32) if not (facts & _COOLDOWN_MODE and not facts & _CYCLES_ENABLED)
+    facts
+    for facts in range(FACTS_INDEXES)
+    if not (facts & _COOLDOWN_MODE and not facts & _CYCLES_ENABLED)
 )
 
 

@@ -26,7 +26,7 @@ from campaign_rules._core.construct import outcome
 from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import collect_violations, run_rules
-from campaign_rules._rules.scope import facts_of, reads_in
+from campaign_rules._rules.scope import FACTS_INDEXES, facts_of, reads_in
 from campaign_rules._rules.table import (
     CREATE_RULES,
     LOOKUP_RULES,
@@ -44,7 +44,10 @@ def _by_facts(table: tuple[Rule[Document], ...]) -> list[tuple[Rule[Document], .
 
     Indexed by the facts (`_rules.scope.facts_of`); derived from the scope column alone.
     """
-    return [tuple(rule for rule in table if reads_in(rule.scope, facts)) for facts in range(32)]
+    return [
+        tuple(rule for rule in table if reads_in(rule.scope, facts))
+        for facts in range(FACTS_INDEXES)
+    ]
 
 
 # Rules that could find nothing in a document are not called (benchmarks/RESULTS.md, step 20).
