@@ -80,8 +80,9 @@ def create_violations(payload: object) -> tuple[Violation, ...]:
 def _create_violations(doc: Document) -> tuple[Violation, ...]:
     """Every violation of the creation rules in `doc`, the look-ups' last, in rule order."""
     found: list[Violation] = []
-    collect_violations(doc, _create_rules(doc), found, VIOLATIONS_MAX)
-    return _with_lookups(found, doc)
+    facts = facts_of(doc)
+    collect_violations(doc, _CREATE_RULES_BY_FACTS[facts], found, VIOLATIONS_MAX)
+    return _with_lookups(found, doc, facts)
 
 
 def update_result(
@@ -104,20 +105,25 @@ def update_result(
     change = Change(campaign, to_wire(campaign), patch, status, directory)
     merged = change.merged
     found: list[Violation] = []
+    facts = facts_of(merged)
     if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):
-        collect_violations(merged, _create_rules(merged), found, VIOLATIONS_MAX)
-    violations = _with_lookups(found, merged)
+        collect_violations(merged, _CREATE_RULES_BY_FACTS[facts], found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, merged, facts)
     if violations:
         return outcome(UpdateRefused, None, violations)
     return outcome(UpdateAccepted, build_campaign(merged), ())
 
 
-def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:
-    """The offline violations `found`, then every violation the look-ups find.
+def _with_lookups(found: list[Violation], doc: Document, facts: int) -> tuple[Violation, ...]:
+    """The offline violations `found`, then every violation the look-ups find in `doc`.
+
+    `facts` are the document's (`facts_of`): without a directory, no look-up reads anything.
 
     The look-ups run whatever the offline rules found (api-contract: a 400 elsewhere does not
     stop them), and what they find is kept: they are at most 103, one per look-up, and they
     come last, so an offline result is always a prefix of an online one.
     """
-    collect_violations(doc, _LOOKUP_RULES_BY_FACTS[facts_of(doc)], found)
+    lookups = _LOOKUP_RULES_BY_FACTS[facts]
+    if lookups:
+        collect_violations(doc, lookups, found)
     return tuple(found)
