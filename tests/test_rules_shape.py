@@ -326,10 +326,10 @@ class TestKnownMembersOnly:
     def test_an_unknown_name_is_pointed_at_exactly_under_its_object(self) -> None:
         # The path may read like a nested name; the JSON Pointer (RFC 6901) holds the name as
         # given, escaped, under its object's own pointer.
-        window = {"startTime": "09:00", "stopTime": "17:00", "active": True, "a/b~c": 1}
+        window = {"startTime": "09:00", "stopTime": "17:00", "active": True, "a.b/c~d": 1}
         violations = validate_create(payload(scheduling={"mon": window})).violations
         assert [(v.field, v.pointer) for v in violations] == [
-            ("scheduling.mon.a/b~c", "/scheduling/mon/a~1b~0c")
+            ("scheduling.mon.a.b/c~d", "/scheduling/mon/a.b~1c~0d")
         ]
 
 
