@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE / "_ext"))
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from campaign_rules import __version__ as release  # noqa: E402
-from campaign_rules._export.report import DOCS_URL  # noqa: E402
+from campaign_rules._audit.report import DOCS_URL  # noqa: E402
 
 project = "campaign-rules"
 author = "campaign-rules developers"

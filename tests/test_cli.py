@@ -16,7 +16,7 @@ from campaign_rules._cli import main
 from campaign_rules._cli.exits import ExitStatus
 from campaign_rules._core.limits import RETRIES
 from campaign_rules._export.catalogue import render_markdown
-from campaign_rules._export.report import DOCS_URL, rule_url
+from campaign_rules._export.links import DOCS_URL, rule_url
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 VALID_NAMES = ["phone_call.json", "whatsapp.json", "scheduled_cycles.json"]

@@ -4,10 +4,8 @@ The rules are pure functions of their input. Four things are shared between call
 time zone names (`_core.timezones.timezone_names`, read lazily on first use), so each run here
 starts with it cleared and the threads race to fill it; the frozen day windows that
 `build_campaign` gives again (`_campaign.build.DAY_WINDOWS_KEPT` of them), which the threads
-fill as they go; the ready findings of the rules (`_core.findings.ReadyFindings`), filled on
-first use, and the violation the runner made of each (`Finding.made`); and the last finding of
-each rule (`_rules.table.Rule.last_made`), whose violation the runner gives again for the very
-same field and message and which it replaces for any other. Switching threads
+fill as they go; and the violations the runner made of each rule's ready findings
+(`_rules.runner._MADE`), which the threads race to make. Switching threads
 every microsecond makes them interleave inside the rules, not only between calls.
 """
 
@@ -25,8 +23,7 @@ import pytest
 
 from campaign_rules import validate_create, validate_update
 from campaign_rules._core import timezones
-from campaign_rules._core.findings import Finding, ReadyFindings
-from campaign_rules._rules import cycles, fields, schedule, shape
+from campaign_rules._rules import runner
 from tests.cases_support import (
     build_directory,
     build_existing,
@@ -84,15 +81,9 @@ def _update_call(update: dict[str, Any], directory: dict[str, Any] | None) -> Ca
     return call
 
 
-def _forget_ready_findings() -> None:
-    """Empty every rule module's ready findings, and forget each ready finding's violation."""
-    for module in (cycles, fields, schedule, shape):
-        for value in vars(module).values():
-            for each in value.values() if isinstance(value, dict) else (value,):
-                if isinstance(each, ReadyFindings):
-                    each._at.clear()
-                elif isinstance(each, Finding):
-                    each.made = None
+def _forget_made_violations() -> None:
+    """Forget the violations the runner made of ready findings."""
+    runner._MADE.clear()
 
 
 @pytest.fixture
@@ -110,7 +101,7 @@ def test_eight_threads_over_a_shared_corpus_give_the_single_threaded_results() -
     calls = corpus()
     expected = [call() for call in calls]
     timezones._LOADED.names = None  # as before the first use: the threads race to read them
-    _forget_ready_findings()  # and to make the ready findings and their violations
+    _forget_made_violations()  # and to make the violations of the ready findings
 
     results: list[list[Any] | None] = [None] * THREADS
     errors: list[BaseException] = []

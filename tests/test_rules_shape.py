@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, validate_create
-from campaign_rules._campaign import document
+from campaign_rules._campaign import document, sites
 from campaign_rules._core.findings import Finding
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH as CUT
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
@@ -328,6 +328,15 @@ class TestKnownMembersOnly:
         for clean in (body, payload("scheduled")):
             assert found_by(shape.known_members_only, clean) == []
 
+    def test_an_unknown_name_is_pointed_at_exactly_under_its_object(self) -> None:
+        # The path may read like a nested name; the JSON Pointer (RFC 6901) holds the name as
+        # given, escaped, under its object's own pointer.
+        window = {"startTime": "09:00", "stopTime": "17:00", "active": True, "a.b/c~d": 1}
+        violations = validate_create(payload(scheduling={"mon": window})).violations
+        assert [(v.field, v.pointer) for v in violations] == [
+            ("scheduling.mon.a.b/c~d", "/scheduling/mon/a.b~1c~0d")
+        ]
+
 
 class TestRequiredMembersPresent:
     @pytest.mark.parametrize("name", ["name", "agent_id", "integration_id", "integration_type"])
@@ -551,13 +560,21 @@ class TestMembersHaveJsonTypes:
     def test_the_types_of_every_member_of_every_object_kind_are_said_in_words(self) -> None:
         # The rule reads the words made once for each shape's types (`shape._EXPECTED`), in
         # the findings made once for each (`shape._MUST_BE`).
-        kinds = [v for v in vars(document).values() if isinstance(v, document.ObjectKind)]
+        kinds = [v for v in vars(sites).values() if isinstance(v, sites.ObjectKind)]
         assert len(kinds) >= 6
         for kind in kinds:
             for json_types in kind.shape.values():
                 expected = " or ".join(map(with_article, json_types))
                 assert shape._EXPECTED[json_types] == expected
                 assert shape._MUST_BE[json_types]._say("a.b", "a") == f"a.b must be {expected}"
+
+    def test_every_member_of_every_object_in_force_has_its_ready_findings(self) -> None:
+        # Made at import for each place a site can have (`sites.KIND_AT`), never on the way.
+        for path, kind in sites.KIND_AT.items():
+            for name, json_types in kind.shape.items():
+                assert shape._MUST_BE[json_types].at(path, name).ready, (path, name)
+                if name in kind.required:
+                    assert shape._IS_REQUIRED.at(path, name).ready, (path, name)
 
     def test_members_of_the_exact_built_in_type_are_not_asked_their_json_type(
         self, monkeypatch: pytest.MonkeyPatch

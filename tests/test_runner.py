@@ -1,15 +1,15 @@
 """`_rules.runner`: findings become violations with the table's key and id, in table order.
 
-The runner gives a violation it made again: the one made of the very same finding (a ready one,
-`Finding.made`), or the one made of the rule's last finding when the rule finds the very same
-field and message objects (`Rule.last_made`); these tests hold it to giving exactly what a new
-violation would be, whatever the rule finds in between.
+The runner gives a violation it made again for a ready finding (`Finding.ready`, made once at
+import) of the same rule, and makes a new one of any other finding; these tests hold it to
+giving exactly what a new violation would be, whatever the rule finds in between, and to giving
+each rule its own violation of a finding two rules share.
 """
 
 from __future__ import annotations
 
 from campaign_rules import ErrorKey, Violation, validate_create
-from campaign_rules._core.findings import ReadyFindings
+from campaign_rules._core.findings import ReadyFindings, ready
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules import table
 from campaign_rules._rules.runner import run_rules
@@ -17,45 +17,46 @@ from campaign_rules._rules.table import Rule
 from tests.support import payload
 
 
-def _rule(found: list[tuple[str | None, str]]) -> Rule[object]:
+def _rule(found: list[Finding], id: str = "test.rule") -> Rule[object]:
     """A rule that finds, on each run, the next of `found`."""
     queue = list(found)
 
     def check(subject: object, findings: list[Finding]) -> None:
-        field, message = queue.pop(0)
-        findings.append(Finding(field, message))
+        findings.append(queue.pop(0))
 
-    return Rule("test.rule", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", check)
-
-
-def _made(field: str | None, message: str) -> Violation:
-    return Violation(ErrorKey.INVALID_REQUEST, field, message, "test.rule")
+    return Rule(id, ErrorKey.INVALID_REQUEST, "a test", "A test rule.", check)
 
 
-def test_the_same_finding_gives_the_violation_made_last() -> None:
+def _made(field: str | None, message: str, rule: str = "test.rule") -> Violation:
+    return Violation(ErrorKey.INVALID_REQUEST, field, message, rule)
+
+
+def test_a_finding_made_anew_makes_a_new_equal_violation() -> None:
     field, message = "name", "name is wrong"
-    rule = _rule([(field, message), (field, message)])
+    rule = _rule([Finding(field, message), Finding(field, message)])
     first, second = run_rules(None, (rule,)), run_rules(None, (rule,))
     assert first == second == (_made(field, message),)
-    assert first[0] is second[0]
-
-
-def test_another_finding_in_between_is_not_confused_with_it() -> None:
-    found = [("a", "one"), ("a", "two"), ("b", "one"), (None, "one"), ("a", "one")]
-    rule = _rule(found)
-    assert [run_rules(None, (rule,)) for _ in found] == [(_made(*each),) for each in found]
-
-
-def test_equal_strings_that_are_other_objects_make_a_new_equal_violation() -> None:
-    message = "".join(["name ", "is wrong"])
-    again = "".join(["name is", " wrong"])
-    assert message == again
-    assert message is not again
-    rule = _rule([("name", message), ("name", again)])
-    first, second = run_rules(None, (rule,)), run_rules(None, (rule,))
-    assert first == second == (_made("name", message),)
     assert first[0] is not second[0]
-    assert second[0].message is again
+
+
+def test_a_ready_finding_gives_the_violation_made_of_it_whatever_came_between() -> None:
+    first = ready("a", "one")
+    found = [first, Finding("b", "two"), ready("a", "three"), Finding("a", "one"), first]
+    rule = _rule(found)
+    made = [run_rules(None, (rule,))[0] for _ in found]
+    assert made == [_made(each.field, each.message) for each in found]
+    assert made[4] is made[0]
+    assert made[3] is not made[0]
+
+
+def test_a_ready_finding_two_rules_give_carries_each_rule_s_own_id() -> None:
+    shared = ready("name", "name is wrong")
+    rule_a, rule_b = _rule([shared, shared], "one.rule_a"), _rule([shared, shared], "one.rule_b")
+    for _ in range(2):
+        assert run_rules(None, (rule_a, rule_b)) == (
+            _made("name", "name is wrong", "one.rule_a"),
+            _made("name", "name is wrong", "one.rule_b"),
+        )
 
 
 def test_a_constant_message_of_the_table_is_given_again_across_payloads() -> None:
@@ -67,30 +68,28 @@ def test_a_constant_message_of_the_table_is_given_again_across_payloads() -> Non
     assert first[0] is second[0]
 
 
-def test_a_ready_finding_gives_the_violation_made_of_it_whatever_came_between() -> None:
-    ready = Finding("a", "one")
-    queue: list[Finding] = [ready, Finding("b", "two"), Finding("a", "three"), ready]
-
-    def check(subject: object, findings: list[Finding]) -> None:
-        findings.append(queue.pop(0))
-
-    rule = Rule("test.rule", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", check)
-    made = [run_rules(None, (rule,))[0] for _ in range(4)]
-    assert made == [_made("a", "one"), _made("b", "two"), _made("a", "three"), _made("a", "one")]
-    assert made[3] is made[0] is ready.made
-
-
-def test_ready_findings_are_made_once_for_each_member() -> None:
-    said = ReadyFindings(lambda path, parent: f"{path} is wrong in {parent}")
+def test_ready_findings_are_made_once_for_each_member_listed() -> None:
+    said = ReadyFindings(
+        lambda path, parent: f"{path} is wrong in {parent}",
+        [("scheduling.mon", "startTime"), (None, "name")],
+    )
     first = said.at("scheduling.mon", "startTime")
-    assert (first.field, first.message) == (
+    assert (first.field, first.message, first.ready) == (
         "scheduling.mon.startTime",
         "scheduling.mon.startTime is wrong in scheduling.mon",
+        True,
     )
     assert said.at("scheduling.mon", "startTime") is first
-    assert said.at("scheduling.tue", "startTime") is not first
     at_the_root = said.at(None, "name")
     assert (at_the_root.field, at_the_root.message) == ("name", "name is wrong in None")
+    # A member not listed: a new finding each time, never kept.
+    other = said.at("scheduling.tue", "startTime")
+    assert (other.field, other.message, other.ready) == (
+        "scheduling.tue.startTime",
+        "scheduling.tue.startTime is wrong in scheduling.tue",
+        False,
+    )
+    assert said.at("scheduling.tue", "startTime") is not other
 
 
 def test_a_ready_finding_of_the_table_gives_one_violation_across_payloads() -> None:
@@ -104,8 +103,8 @@ def test_a_ready_finding_of_the_table_gives_one_violation_across_payloads() -> N
     assert first[0] is second[0]
 
 
-def test_each_check_is_listed_once_so_its_ready_findings_are_one_rule_s() -> None:
-    # The violation kept on a ready finding holds the key and the id of the rule that gave it.
+def test_each_check_is_listed_once() -> None:
+    # Every rule is a function listed once in the table.
     rules = [
         rule
         for value in vars(table).values()

@@ -33,7 +33,7 @@ def validate_create(
     a `Directory`.
     """
     # `checked_directory` answers `None` too, but it is an interpreted call on every request:
-    # skipping it for the offline check is 2 to 3 % of a valid payload's time (A/B, run.py).
+    # skipped for the offline check.
     if directory is not None:
         directory = checked_directory(directory)
     return create_result(payload, directory)

@@ -24,10 +24,10 @@ from typing import Final, TypedDict, TypeVar
 import attrs
 
 from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, read_line, tally_lines
+from campaign_rules._audit.report import DOCS_URL, render_report
 from campaign_rules._core.json import ONE_TEXT_CLASSES
 from campaign_rules._core.strict_json import BodyReading
 from campaign_rules._core.violations import Violation
-from campaign_rules._export.report import DOCS_URL, render_report
 from campaign_rules._rules.json_validation import placed_violations
 from campaign_rules.schema import ruleset
 

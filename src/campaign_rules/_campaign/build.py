@@ -3,7 +3,7 @@
 `validate_create` builds a `CampaignCreate` on every valid request, so it is built here
 directly, from values the rules have already read and checked, with each class called once
 with all its fields. The cattrs converter (`_wire.convert`) did this before through its generated
-functions and a hook per field, which cost about a third of a valid payload's time (see
+functions and a hook per field, a large part of a valid payload's time (see
 benchmarks/RESULTS.md); it still turns value objects back into wire JSON.
 """
 
@@ -12,8 +12,9 @@ from __future__ import annotations
 import datetime
 from typing import Final, TypeVar
 
-from campaign_rules._campaign.document import Document, Window
+from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+from campaign_rules._campaign.sites import Window
 from campaign_rules._core.construct import construct
 from campaign_rules._core.enums import CyclesMode
 from campaign_rules._core.formats import time_at_minute
@@ -25,8 +26,8 @@ __all__ = ["DAY_WINDOWS_KEPT", "build_campaign"]
 T = TypeVar("T")
 _MODES: Final = {mode.value: mode for mode in CyclesMode}
 # A `DayWindow` is frozen, so equal windows can be one object: the first `DAY_WINDOWS_KEPT`
-# distinct windows built are kept and given again. Building one costs about three times a
-# look-up here, and a service's schedules repeat (office hours); the bound keeps the memory of
+# distinct windows built are kept and given again. Building one costs more than a look-up
+# here, and a service's schedules repeat (office hours); the bound keeps the memory of
 # hostile or unusual schedules to some hundreds of kilobytes (D-compiled-build).
 DAY_WINDOWS_KEPT: Final = 4096
 # The windows kept, active and inactive apart, by start time then stop time: keyed by the times
@@ -90,7 +91,7 @@ def _schedule(windows: list[Window] | None) -> Schedule | None:
     if windows is None:
         return None
     # The fields of `Schedule` are the seven weekdays, in the order of `WEEKDAYS`. Spelt out: one
-    # list made, where `[None] * len(WEEKDAYS)` makes two (20 ns a schedule, compiled).
+    # list made, where `[None] * len(WEEKDAYS)` makes two.
     days: list[DayWindow | None] = [None, None, None, None, None, None, None]
     for window in windows:
         days[window.weekday] = _day_window(window)

@@ -25,7 +25,7 @@ from campaign_rules._cli.options import add_docs_url
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.violations import Violation
-from campaign_rules._export.report import rule_url
+from campaign_rules._export.links import rule_url
 from campaign_rules._wire.convert import to_wire
 from campaign_rules.responses import (
     parse_contact_response,

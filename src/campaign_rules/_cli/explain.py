@@ -17,7 +17,7 @@ from campaign_rules._cli.exits import ExitStatus, describe_exits
 from campaign_rules._export import sources
 from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._export.clauses import Clause, cited_clauses, clauses
-from campaign_rules._export.report import DOCS_URL, rule_url
+from campaign_rules._export.links import DOCS_URL, rule_url
 
 __all__ = ["add_parser", "explain"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from campaign_rules._export.report import DOCS_URL
+from campaign_rules._export.links import DOCS_URL
 
 __all__ = ["add_docs_url"]
 

@@ -3,11 +3,10 @@
 The public value objects (`CampaignCreate`, `Schedule`, `CyclesConfig`, `DayWindow`), the
 `Violation`s and the results are frozen, slotted attrs classes, and stay so (issue 13). Their
 generated `__init__` runs as interpreted code in both builds and sets each field through
-`object.__setattr__`: about 70 ns a field. Compiled, the same `object.__setattr__` here is
-one C call, `PyObject_GenericSetAttr`, with no Python call around it: about 20 ns a field
-(benchmarks/RESULTS.md, issue 22). Interpreted, the attrs `__init__` is the faster of the
-two, so the pure-Python build calls it, but for a class with keyword-only fields
-(D-compiled-build).
+`object.__setattr__`. Compiled, the same `object.__setattr__` here is one C call,
+`PyObject_GenericSetAttr`, with no Python call around it (benchmarks/RESULTS.md, issue 22).
+Interpreted, the attrs `__init__` is the faster of the two, so the pure-Python build calls it,
+but for a class with keyword-only fields (D-compiled-build).
 
 Filling the slots is exactly what the generated `__init__` does for the classes it is used
 on, and only for those: a class with a validator, a converter, a field left out of `__init__`,
@@ -115,9 +114,9 @@ def outcome(cls: type[Result], value: object, violations: tuple[Violation, ...])
     """`cls(value, violations)`, for `Outcome` or a subclass of it with no field of its own.
 
     Made as `violation` makes a violation: the compiled build sets the two slots by name, with
-    no tuple of values and no look-up of the class's fields (about 350 instructions fewer a
-    result, callgrind, issue 22); the results of `validate_create` and `validate_update` are
-    such subclasses (`_campaign.results`), which tests/test_construct.py checks.
+    no tuple of values and no look-up of the class's fields (issue 22); the results of
+    `validate_create` and `validate_update` are such subclasses (`_campaign.results`), which
+    tests/test_construct.py checks.
     """
     if not COMPILED:
         return cls(value, violations)

@@ -8,74 +8,84 @@ call (D-compiled-build).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from campaign_rules._core.compiled import mypyc_attr
 from campaign_rules._core.json import member_path
 
-__all__ = ["Finding", "PathThen", "ReadyFindings"]
+__all__ = ["Finding", "PathThen", "ReadyFindings", "places", "ready"]
 
 
 # Compiled, a rule makes a `Finding` for each defect and the runner frees it once made into a
-# `Violation`: without the collector's bookkeeping (it holds two strings and a violation made
-# of them, so no cycle), and remade from the one last freed, allocation and freeing cost about
-# 250 fewer instructions.
+# `Violation`: it holds only strings, so no cycle, and the one last freed is kept for the next.
 @mypyc_attr(acyclic=True, free_list_len=1)
 class Finding:
     """One defect as a rule reports it: where, and what, in a short sentence.
 
     A rule appends findings to a list; the runner adds the error key and the rule id from the
     rule table, so that what the catalogue says of a rule is what its violations carry.
-    `made` is the violation the runner made of it (`None` until then), which it gives again
-    for this finding (`_rules.runner`); typed `object`, since `_core.violations` imports this
-    module. `pointer` is the member's JSON Pointer when the rule gives it (a member the payload
-    named: `_core.pointers.member_pointer`), else `None`: the runner makes it of `field`.
+    `pointer` is the member's JSON Pointer when the rule gives it (a member the payload named:
+    `_core.pointers.member_pointer`), else `None`: the runner makes it of `field`. `ready`
+    says that the finding is made once, when its module is imported (`ready`), and given each
+    time the rule finds that defect: the runner may then give again the violation it made of
+    it for that rule (`_rules.runner`). Never changed once made.
     """
 
-    __slots__ = ("field", "made", "message", "pointer")
+    __slots__ = ("field", "message", "pointer", "ready")
 
-    def __init__(self, field: str | None, message: str, pointer: str | None = None) -> None:
+    def __init__(
+        self, field: str | None, message: str, pointer: str | None = None, ready: bool = False
+    ) -> None:
         self.field = field
         self.message = message
         self.pointer = pointer
-        self.made: object = None
+        self.ready = ready
 
     def __repr__(self) -> str:
         return f"Finding({self.field!r}, {self.message!r})"
 
 
+def ready(field: str | None, message: str) -> Finding:
+    """A finding made once, at import, that a rule gives each time it finds that defect."""
+    return Finding(field, message, None, True)
+
+
 class ReadyFindings:
-    """One rule's findings of one sentence, at members of the payload's objects, each made once.
+    """One rule's findings of one sentence at the members the library names, each made at import.
 
-    `say(path, parent)` makes the message of the member at `path` of the object at `parent`.
-    The rule gives the same finding each time it finds that defect there, so no path, message
-    or finding is made again, and the runner gives the violation it made of it again
-    (`Finding.made`): a finding is given by one rule only, whose key and id its violation holds.
-    Compiled, that is about 400 instructions a violation (the two look-ups here most of them)
-    where making the path, the message, the finding and a violation took about 2,500
-    (callgrind, issue 22).
-
-    Filled on first use, and only ever asked for a member the library names (a name of a
-    shape, under an object's path as the `Document` spells it), never for a name the payload
-    chose: it holds at most one finding for each member the spec's shapes list.
+    `say(path, parent)` makes the message of the member at `path` of the object at `parent`;
+    `places` lists each member, as a pair of its parent's path (`None`: the payload) and its
+    name: every member the rule can report (a name of a spec's shape, under an object's path as
+    the reading spells it), never a name the payload chose. Made once, never changed: `at` gives
+    the ready finding of a member listed, and a new finding of any other.
     """
 
     __slots__ = ("_at", "_say")
 
-    def __init__(self, say: Callable[[str, str | None], str]) -> None:
+    def __init__(
+        self, say: Callable[[str, str | None], str], places: Iterable[tuple[str | None, str]]
+    ) -> None:
         self._say = say
         self._at: dict[str | None, dict[str, Finding]] = {}
+        for parent, name in places:
+            path = member_path(parent, name)
+            self._at.setdefault(parent, {})[name] = ready(path, say(path, parent))
 
     def at(self, parent: str | None, name: str) -> Finding:
         """The finding at member `name` of the object at `parent` (`None`: the payload)."""
         by_name = self._at.get(parent)
-        if by_name is None:
-            by_name = self._at[parent] = {}
-        found = by_name.get(name)
-        if found is None:
-            path = member_path(parent, name)
-            found = by_name[name] = Finding(path, self._say(path, parent))
-        return found
+        if by_name is not None:
+            found = by_name.get(name)
+            if found is not None:
+                return found
+        path = member_path(parent, name)
+        return Finding(path, self._say(path, parent))
+
+
+def places(parents: Iterable[str | None], names: Iterable[str]) -> list[tuple[str | None, str]]:
+    """Each of `names` under each of `parents`, as `ReadyFindings` lists its members."""
+    listed = tuple(names)
+    return [(parent, name) for parent in parents for name in listed]
 
 
 class PathThen:

@@ -40,8 +40,8 @@ _UUID_VARIANT_AT: Final = 19
 _UUID_V4_VARIANTS: Final = frozenset("89abAB")
 # Every 8-4-4-4-12 UUID, once each hex digit in either case is read as "0", is this form; any
 # other character (sign, space, underscore, `x`, a dash out of place) stays what it is and so
-# no longer matches. The ASCII encoding and one `translate` read the text once each, in C:
-# callgrind counts 850 instructions a UUID, where removing the dashes and `unhexlify` took 2,470.
+# no longer matches. The ASCII encoding and one `translate` read the text once each, in C,
+# where removing the dashes and `unhexlify` made copies.
 _HEX_DIGITS_AS_ZERO: Final = bytes.maketrans(b"0123456789abcdefABCDEF", b"0" * 22)
 # The same with lower-case hex digits only: a text that takes this form is its own lower case.
 _LOWER_CASE_HEX_DIGITS_AS_ZERO: Final = bytes.maketrans(b"0123456789abcdef", b"0" * 16)
@@ -49,8 +49,8 @@ _UUID_FORM: Final = b"00000000-0000-0000-0000-000000000000"
 
 # D-time-format: each of the 1,440 times of day, under its one accepted spelling `HH:MM`, by
 # its minute of the day. A look-up here is the whole parse: seconds, `24:00`, `9:00` and
-# non-ASCII digits are not keys. (Joining two-digit strings spelt once builds the table three
-# times faster than formatting each time: it is built on import.) The pure-Python build's
+# non-ASCII digits are not keys. (Joining two-digit strings spelt once builds the table faster
+# than formatting each time: it is built on import.) The pure-Python build's
 # reading (`minute_of_day`); the compiled build's is `_minute_of_day_read`.
 _TWO_DIGITS: Final = [f"{number:02d}" for number in range(60)]
 _MINUTES_OF_DAY: Final = {
@@ -79,7 +79,7 @@ def lower_case_uuid_v4(text: str) -> str | None:
     A text already in lower case is given back itself, not copied.
     """
     # Most ids are written in lower case: one check then answers, where `is_uuid_v4` and
-    # `str.lower` made two passes and a copy (callgrind: about 360 instructions less an id).
+    # `str.lower` made two passes and a copy.
     if _has_uuid_v4_form(text, _LOWER_CASE_HEX_DIGITS_AS_ZERO):
         return text
     return text.lower() if is_uuid_v4(text) else None
@@ -109,10 +109,9 @@ def parse_time(text: str) -> datetime.time | None:
 def minute_of_day(text: str) -> int:
     """The minute of the day of a 24-hour `HH:MM` string, 0 to 1439, else -1 (D-time-format)."""
     # Each build its faster reading of the same answers (tests/test_formats.py compares them on
-    # every text of five characters that matter). Compiled, reading in place takes 231
-    # instructions against the look-up's 254, and reads no table: the look-ups of 1,440
-    # entries at random were a quarter of an invalid small body's D1 cache misses (230 -> 177
-    # a body, callgrind); interpreted, it took 355 ns against 64.
+    # every text of five characters that matter; benchmarks/RESULTS.md, step 18a, measures
+    # both). Compiled, reading in place reads no table, whose look-ups at random were many of
+    # a body's data cache misses; interpreted, the look-up is several times faster.
     if COMPILED:
         return _minute_of_day_read(text)
     # The length first, so that a huge string is never hashed for the look-up.
@@ -138,8 +137,7 @@ def time_at_minute(minute: int) -> datetime.time | None:
 # exactly `YYYY-MM-DD`, ASCII digits only (any other character, including a non-ASCII one,
 # which makes the text longer than ten bytes in UTF-8, is a `ValueError`), and refuses a date
 # that does not exist. Bound once, a final name compiled: one C call, where slicing the three
-# numbers, testing each, converting each with `int` and calling `date` took about 5,200
-# instructions (callgrind, realistic corpus; about 450 now).
+# numbers, testing each, converting each with `int` and calling `date` made several.
 _DATE_FROM_ISO: Final = datetime.date.fromisoformat
 
 
@@ -244,7 +242,7 @@ _WHITESPACE_CHARACTERS: Final = frozenset(WHITESPACE)
 def is_blank(text: str) -> bool:
     """Whether `text` has no character but white space (D-blank-name)."""
     # Most texts start with something else, and are then not blank: answered without `strip`,
-    # which first builds its look-up of the 25 characters (callgrind: 245 instructions, not 411).
+    # which first builds its look-up of the 25 characters.
     if text and text[0] not in _WHITESPACE_CHARACTERS:
         return False
     return not text.strip(WHITESPACE)
@@ -254,10 +252,9 @@ def _ascii_number(text: str, start: i64, stop: i64) -> i64:
     """The number that the ASCII digits `text[start:stop]` spell, or -1 if another is there."""
     # Read in place: compiled, `ord(text[at])` makes no string, where a slice, `isascii` and
     # `isdigit` (which alone also takes "٠٩" and "²"), then `int` made one and read it three
-    # times (callgrind: about 250 instructions a number, where those took 950). In `i64`s,
-    # mypyc's machine integers (plain `int`s interpreted), the sums are machine arithmetic
-    # with no check for a large integer, and the code is made one before the subtraction:
-    # about 75 instructions a number of two digits, where `int`s took 195.
+    # times. In `i64`s, mypyc's machine integers (plain `int`s interpreted), the sums are
+    # machine arithmetic with no check for a large integer, and the code is made one before
+    # the subtraction.
     number: i64 = 0
     for at in range(start, stop):
         code: i64 = ord(text[at])

@@ -77,7 +77,7 @@ class Bounds:
     """An inclusive range of integers, `low` to `high`.
 
     A plain class rather than an attrs one: compiled with mypyc, an attrs class in a compiled
-    module is a Python class, whose `in` costs 35 times a native class's (D-compiled-build).
+    module is a Python class, whose `in` costs far more than a native class's (D-compiled-build).
     """
 
     __slots__ = ("_words", "high", "low")
@@ -85,8 +85,8 @@ class Bounds:
     def __init__(self, low: int, high: int) -> None:
         self.low = low
         self.high = high
-        # Said once: each violation of a bound says it, and compiled, writing the two numbers
-        # out took about 1,000 instructions, most of a message's cost (issue 22).
+        # Said once: each violation of a bound says it, and writing the two numbers out was
+        # most of a message's cost (issue 22).
         self._words = f"from {low} to {high}"
 
     def __repr__(self) -> str:

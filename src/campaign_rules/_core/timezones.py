@@ -19,8 +19,8 @@ class _ZoneNames:
     """The set of names once read: `None` until the first call of `timezone_names`.
 
     An attribute, not `functools.cache`: compiled, this is a read of a C struct's field, where
-    the cache's wrapper was called as any Python object (callgrind: about 430 instructions a
-    call). Two threads that both find it empty both read the file and store equal sets.
+    the cache's wrapper was called as any Python object. Two threads that both find it empty
+    both read the file and store equal sets.
     """
 
     names: frozenset[str] | None = None

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.document import CYCLE_DATES, Document
 from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
 from campaign_rules._core.enums import CyclesMode, IntegrationType
-from campaign_rules._core.findings import PathThen, ReadyFindings
+from campaign_rules._core.findings import PathThen, ReadyFindings, places, ready
 from campaign_rules._core.json import as_string, item_path, member_path
 from campaign_rules._core.limits import (
     CONTACT_STATUSES,
@@ -42,36 +42,42 @@ __all__ = [
 
 _MODE_VALUES: Final = frozenset(mode.value for mode in CyclesMode)
 _MODES: Final = ", ".join(mode.value for mode in CyclesMode)
-# What each rule says, made once (for a member, once for each: `ReadyFindings`) and given each
-# time: the runner then gives the violation it made of it again (`Finding.made`).
-_NOT_ON_PHONE_CALL: Final = Finding("cycles", "cycles can be enabled on phone_call campaigns only")
-_REQUIRED_WHEN_ENABLED: Final = ReadyFindings(PathThen("is required when cycles are enabled"))
-_UNKNOWN_MODE: Final = Finding("cycles.mode", f"cycles.mode must be one of {_MODES}")
-_MAX_ITERATIONS_OUTSIDE: Final = Finding(
+# What each rule says, made once at import (for a member, once for each: `ReadyFindings`) and
+# given each time, so the runner may give again the violation it made of it.
+_NOT_ON_PHONE_CALL: Final = ready("cycles", "cycles can be enabled on phone_call campaigns only")
+_REQUIRED_WHEN_ENABLED: Final = ReadyFindings(
+    PathThen("is required when cycles are enabled"), places(["cycles"], REQUIRED_CYCLES_MEMBERS)
+)
+_UNKNOWN_MODE: Final = ready("cycles.mode", f"cycles.mode must be one of {_MODES}")
+_MAX_ITERATIONS_OUTSIDE: Final = ready(
     "cycles.max_iterations", MAX_ITERATIONS.must_be("cycles.max_iterations")
 )
-_COOLDOWN_MINUTES_OUTSIDE: Final = Finding(
+_COOLDOWN_MINUTES_OUTSIDE: Final = ready(
     "cycles.cooldown_minutes", COOLDOWN_MINUTES.must_be("cycles.cooldown_minutes")
 )
-_TOO_MANY_ITEMS: Final = ReadyFindings(PathThen(f"must hold at most {FILTER_LIST_MAX_ITEMS} items"))
-_SCHEDULED_MODE_ONLY: Final = ReadyFindings(PathThen("is for scheduled mode only"))
-_NOT_A_DATE: Final = ReadyFindings(PathThen("must be a calendar date YYYY-MM-DD"))
-_END_BEFORE_START: Final = Finding(
+_TOO_MANY_ITEMS: Final = ReadyFindings(
+    PathThen(f"must hold at most {FILTER_LIST_MAX_ITEMS} items"), places(["cycles"], FILTER_LISTS)
+)
+_SCHEDULED_MODE_ONLY: Final = ReadyFindings(
+    PathThen("is for scheduled mode only"), places(["cycles"], SCHEDULE_ONLY_CYCLES_FIELDS)
+)
+_NOT_A_DATE: Final = ReadyFindings(
+    PathThen("must be a calendar date YYYY-MM-DD"), places(["cycles"], CYCLE_DATES)
+)
+_END_BEFORE_START: Final = ready(
     "cycles.schedule_end_date",
     "cycles.schedule_end_date must not be before cycles.schedule_start_date",
 )
-# The names each rule walks, typed as tuples of any length: compiled, a final tuple of a fixed
-# length is a C struct, boxed anew and walked by a generic iterator at every `for` (about 500
-# instructions a walk, callgrind).
+# The names each rule walks, typed as tuples of any length (see `_core.limits.FILTER_LISTS`).
 _REQUIRED_MEMBERS: Final[tuple[str, ...]] = REQUIRED_CYCLES_MEMBERS
 _SCHEDULE_ONLY_FIELDS: Final[tuple[str, ...]] = SCHEDULE_ONLY_CYCLES_FIELDS
 # The member each mode adds, by the mode's text: one look-up of the block's mode, where walking
-# the modes compared it with each enum member generically (about 600 instructions a block).
+# the modes compared it with each enum member generically.
 _MEMBER_IN_MODE: Final[dict[str, str]] = {
     mode.value: name for mode, name in REQUIRED_CYCLES_MEMBER_IN_MODE.items()
 }
 # Each channel's contact statuses as plain strings: a set of enum members compared each item
-# with a member generically (about 280 instructions an item, callgrind; about 75 now).
+# with a member generically.
 _STATUS_TEXTS: Final[dict[IntegrationType, frozenset[str]]] = {
     channel: frozenset(status.value for status in statuses)
     for channel, statuses in CONTACT_STATUSES.items()
@@ -167,7 +173,7 @@ def filter_items_are_unique(doc: Document, findings: list[Finding]) -> None:
     """
     for name, items in doc.filter_lists.items():
         if len(items) < 2:
-            continue  # nothing to repeat: no set made and freed (about 350 instructions)
+            continue  # nothing to repeat: no set made and freed
         seen: set[str] = set()
         for index, item in enumerate(items):
             text = as_string(item)

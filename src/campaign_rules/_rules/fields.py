@@ -6,6 +6,7 @@ from typing import Final
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.enums import IntegrationType
+from campaign_rules._core.findings import ready
 from campaign_rules._core.formats import is_blank
 from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
@@ -31,23 +32,21 @@ __all__ = [
 ]
 
 # Each rule says one sentence at one field (the channel rule one for each field), so its finding
-# is made once, and given each time: the runner then gives the violation it made of it again
-# (`Finding.made`), with no finding made (compiled, an f-string citing a bound or a list is
-# built anew at each use, and a channel's `.value` is a Python property, about 1,700
-# instructions a violation, callgrind).
-_NAME_TOO_LONG: Final = Finding("name", f"name must be at most {NAME_MAX_LENGTH} characters")
-_NAME_BLANK: Final = Finding("name", "name must not be empty or only white space")
-_AGENT_ID_NOT_UUID_V4: Final = Finding("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form")
-_INTEGRATION_ID_EMPTY: Final = Finding("integration_id", "integration_id must not be empty")
-_UNSUPPORTED_TYPE: Final = Finding(
+# is made once, at import, and given each time: the runner may then give again the violation it
+# made of it, and no sentence is built anew at each use.
+_NAME_TOO_LONG: Final = ready("name", f"name must be at most {NAME_MAX_LENGTH} characters")
+_NAME_BLANK: Final = ready("name", "name must not be empty or only white space")
+_AGENT_ID_NOT_UUID_V4: Final = ready("agent_id", "agent_id must be a UUID v4 in 8-4-4-4-12 form")
+_INTEGRATION_ID_EMPTY: Final = ready("integration_id", "integration_id must not be empty")
+_UNSUPPORTED_TYPE: Final = ready(
     "integration_type",
     f"integration_type must be one of {', '.join(channel.value for channel in IntegrationType)}",
 )
-_NOT_A_TIMEZONE: Final = Finding("timezone", "timezone must be an IANA time zone name")
-_RETRIES_OUTSIDE: Final = Finding("retries", RETRIES.must_be("retries"))
-_MESSAGE_LIMIT_OUTSIDE: Final = Finding("message_limit", MESSAGE_LIMIT.must_be("message_limit"))
+_NOT_A_TIMEZONE: Final = ready("timezone", "timezone must be an IANA time zone name")
+_RETRIES_OUTSIDE: Final = ready("retries", RETRIES.must_be("retries"))
+_MESSAGE_LIMIT_OUTSIDE: Final = ready("message_limit", MESSAGE_LIMIT.must_be("message_limit"))
 _FOR_ITS_CHANNEL_ONLY: Final = {
-    name: Finding(name, f"{name} is for {channel.value} campaigns only")
+    name: ready(name, f"{name} is for {channel.value} campaigns only")
     for name, channel in CHANNEL_OF_FIELD.items()
 }
 

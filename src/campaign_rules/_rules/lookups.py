@@ -6,7 +6,10 @@ whatever else is wrong with the payload; the billing look-up always runs.
 
 from __future__ import annotations
 
+from typing import Final
+
 from campaign_rules._campaign.document import Document
+from campaign_rules._core.findings import ready
 from campaign_rules._core.json import as_string, item_path
 from campaign_rules._core.unicode import has_surrogate
 from campaign_rules._core.violations import Finding
@@ -19,6 +22,15 @@ __all__ = [
     "integration_type_matches",
 ]
 
+_NO_AGENT: Final = ready("agent_id", "no agent has this agent_id")
+_NO_INTEGRATION: Final = ready(
+    "integration_id", "the agent has no integration with this integration_id"
+)
+_OTHER_TYPE: Final = ready(
+    "integration_type", "integration_type is not the type of this integration"
+)
+_BILLING_LIMIT: Final = ready(None, "the billing limit is reached")
+
 
 def agent_exists(doc: Document, findings: list[Finding]) -> None:
     """Asks the directory once, with a well-formed `agent_id` (`Document.agent_found`).
@@ -26,15 +38,13 @@ def agent_exists(doc: Document, findings: list[Finding]) -> None:
     Without a directory, or with an ill-formed id, it stays silent; it reports at `agent_id`.
     """
     if doc.directory is not None and doc.agent_id is not None and not doc.agent_found:
-        findings.append(Finding("agent_id", "no agent has this agent_id"))
+        findings.append(_NO_AGENT)
 
 
 def integration_belongs_to_agent(doc: Document, findings: list[Finding]) -> None:
     """Asks only when the agent was found and the id is a non-empty string; reports at the id."""
     if doc.agent_found and doc.integration_id is not None and doc.integration_type_found is None:
-        findings.append(
-            Finding("integration_id", "the agent has no integration with this integration_id")
-        )
+        findings.append(_NO_INTEGRATION)
 
 
 def integration_type_matches(doc: Document, findings: list[Finding]) -> None:
@@ -44,9 +54,7 @@ def integration_type_matches(doc: Document, findings: list[Finding]) -> None:
     """
     found = doc.integration_type_found
     if found is not None and doc.channel is not None and found != doc.channel:
-        findings.append(
-            Finding("integration_type", "integration_type is not the type of this integration")
-        )
+        findings.append(_OTHER_TYPE)
 
 
 def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
@@ -74,4 +82,4 @@ def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
 def billing_limit_not_reached(doc: Document, findings: list[Finding]) -> None:
     """Asks the directory whenever there is one, whatever else is wrong; reports at the root."""
     if doc.directory is not None and doc.directory.billing_limit_reached():
-        findings.append(Finding(None, "the billing limit is reached"))
+        findings.append(_BILLING_LIMIT)

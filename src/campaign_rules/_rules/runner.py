@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final
 
 from campaign_rules._core.construct import violation
 from campaign_rules._core.pointers import pointer_of_path
@@ -39,41 +39,35 @@ def collect_violations(
     return False
 
 
-def _violation_of(rule: Rule[Subject], finding: Finding) -> Violation:
-    """The violation `finding` of `rule` says: one made before, when it says the very same.
+# The violations made of ready findings (`Finding.ready`), for each rule that gave them: a
+# violation is a frozen value, so the one made before is given again, as equal as a new one,
+# and making one is most of what a finding costs. Keyed by the rule, then by the finding, so a
+# finding two rules give makes a violation of each, with its own key and id. Bounded: rules
+# are made at import, and ready findings too, never of a name the payload chose.
+_MADE: Final[dict[object, dict[Finding, Violation]]] = {}
 
-    A violation is a frozen value, so one made before is given again, as equal as a new one,
-    where making one takes about 1,100 instructions compiled (callgrind, issue 22): the one made
-    of this very finding (`Finding.made`: a ready finding a rule gives each time it finds that
-    defect), else the one made of the rule's last finding (`Rule.last_made`) when that held the
-    very same field, message and pointer objects (a rule whose message is a constant). Equal
-    strings that are not the same objects make a new violation.
-    """
-    made = finding.made
-    if made is not None:
-        return cast("Violation", made)  # what this function put there
-    last = rule.last_made
-    if (
-        last is not None
-        and last.field is finding.field
-        and last.message is finding.message
-        and last.pointer is finding.pointer
-    ):
-        made = last.made
+
+def _violation_of(rule: Rule[Subject], finding: Finding) -> Violation:
+    """The violation `finding` of `rule` says: for a ready finding, the one made of it before."""
+    if not finding.ready:
+        return _new_violation(rule, finding)
+    by_finding = _MADE.get(rule)
+    if by_finding is None:
+        by_finding = _MADE.setdefault(rule, {})
+    made = by_finding.get(finding)
     if made is None:
-        # A rule gives the pointer of a member the payload named; the library's own names
-        # make theirs of the field path.
-        pointer = finding.pointer
-        if pointer is None:
-            pointer = pointer_of_path(finding.field)
-        made = violation(rule.key, finding.field, finding.message, rule.id, pointer)
-    # The finding itself is the record of what the violation was made of, kept in place of a
-    # record made for it (about 190 instructions, and its freeing, callgrind); it holds its
-    # violation before it is published, one reference replaced at once, so a thread reading
-    # the rule's last finding sees it whole.
-    finding.made = made
-    rule.last_made = finding
-    return cast("Violation", made)
+        made = by_finding.setdefault(finding, _new_violation(rule, finding))
+    return made
+
+
+def _new_violation(rule: Rule[Subject], finding: Finding) -> Violation:
+    """A new violation of `finding`, with the key and the id of `rule`."""
+    # A rule gives the pointer of a member the payload named; the library's own names make
+    # theirs of the field path.
+    pointer = finding.pointer
+    if pointer is None:
+        pointer = pointer_of_path(finding.field)
+    return violation(rule.key, finding.field, finding.message, rule.id, pointer)
 
 
 def run_rules(

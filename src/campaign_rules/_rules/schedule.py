@@ -6,16 +6,22 @@ from typing import Final
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
-from campaign_rules._core.findings import PathThen, ReadyFindings
+from campaign_rules._campaign.sites import WINDOW_PATHS
+from campaign_rules._core.findings import PathThen, ReadyFindings, places
 from campaign_rules._core.json import member_path
 from campaign_rules._core.violations import Finding
 
 __all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
 
 # What each rule says of a window's time, made once for each window's member (`ReadyFindings`).
-_NOT_HH_MM: Final = ReadyFindings(PathThen("must be a 24-hour time HH:MM, 00:00 to 23:59"))
+_WINDOWS: Final = [path for paths in WINDOW_PATHS.values() for path in paths]
+_NOT_HH_MM: Final = ReadyFindings(
+    PathThen("must be a 24-hour time HH:MM, 00:00 to 23:59"),
+    places(_WINDOWS, (START_TIME, STOP_TIME)),
+)
 _NOT_LATER: Final = ReadyFindings(
-    lambda path, window: f"{path} must be later than {member_path(window, START_TIME)}"
+    lambda path, window: f"{path} must be later than {member_path(window, START_TIME)}",
+    places(_WINDOWS, (STOP_TIME,)),
 )
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from campaign_rules._campaign.document import Document, Site
+from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import (
     CAMPAIGN_MEMBERS,
     CYCLES_MEMBERS,
     SCHEDULE_MEMBERS,
     WINDOW_MEMBERS,
 )
+from campaign_rules._campaign.sites import KIND_AT, Site
 from campaign_rules._core.findings import PathThen, ReadyFindings
 from campaign_rules._core.json import (
     as_string,
@@ -37,8 +38,8 @@ __all__ = [
 
 
 # The JSON types of every member of every shape in words, said once rather than for each
-# member of another type (about 800 instructions a violation, callgrind), keyed by the shapes'
-# own tuples. A list rather than `map`: compiled, `with_article` is then called natively.
+# member of another type, keyed by the shapes' own tuples. A list rather than `map`:
+# compiled, `with_article` is then called natively.
 _EXPECTED: Final = {
     types: " or ".join([with_article(kind) for kind in types])
     for shape in (CAMPAIGN_MEMBERS, SCHEDULE_MEMBERS, WINDOW_MEMBERS, CYCLES_MEMBERS)
@@ -47,9 +48,21 @@ _EXPECTED: Final = {
 
 
 # What the shape rules say of a known member, made once for each member (`ReadyFindings`).
-_IS_REQUIRED: Final = ReadyFindings(PathThen("is required"))
+_IS_REQUIRED: Final = ReadyFindings(
+    PathThen("is required"),
+    [(path, name) for path, kind in KIND_AT.items() for name in kind.required],
+)
 _MUST_BE: Final = {
-    types: ReadyFindings(PathThen(f"must be {expected}")) for types, expected in _EXPECTED.items()
+    types: ReadyFindings(
+        PathThen(f"must be {expected}"),
+        [
+            (path, name)
+            for path, kind in KIND_AT.items()
+            for name, its_types in kind.shape.items()
+            if its_types == types
+        ],
+    )
+    for types, expected in _EXPECTED.items()
 }
 
 
@@ -91,10 +104,10 @@ def _report_unknown_names(
     has_unnamed = False
     # Its own keys view runs no code of the keys or of a dict subclass; a plain object whose
     # names are all plain strings is its own members, walked as they are (calling for the view
-    # cost about 550 instructions a site, callgrind).
+    # costs a call a site).
     names: Iterable[object] = members if members is site.raw else dict.keys(site.raw)  # type: ignore[arg-type]
     for name in names:
-        # `as_string` asks `issubclass` (a generic call compiled, about 30 ns) only of a name
+        # `as_string` asks `issubclass` (a generic call compiled) only of a name
         # that is not a plain `str`.
         text = as_string(name)
         if text is None:
@@ -117,7 +130,7 @@ def required_members_present(doc: Document, findings: list[Finding]) -> None:
     for site in doc.sites:
         members = site.members
         # Unread, or holding every required member: counted when the site was made, for one
-        # comparison where the look-up of each name cost about 120 instructions (callgrind).
+        # comparison where each name was looked up.
         if members is None or site.required_absent == 0:
             continue
         for name in site.kind.required:

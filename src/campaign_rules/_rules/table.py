@@ -55,6 +55,7 @@ from campaign_rules._rules import (
     text,
     update,
 )
+from campaign_rules._rules.scope import POSSIBLE_FACTS, Scope, reads_in
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
 from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState, RateRequest
@@ -95,16 +96,17 @@ class Rule(Generic[Subject]):
     """One rule: its id, the error key it yields, the clause it enforces, what it requires, its check.
 
     `summary` says in one sentence what the rule requires; its numbers come from `_core.limits`.
+    `scope` says what of its subject the rule reads (`_rules.scope.Scope`): the runner calls it
+    only on a subject that has it, and the rule finds nothing on any other. Every table but the
+    creation and look-up tables reads its whole subject, the default.
     The function's docstring says how it reads its subject (its guard, what it leaves to other
     rules, where it reports), and repeats neither the summary, a citation, a bound nor the values
     of an enumeration.
     A plain slotted class rather than an attrs one: the table is made at every import, and it
-    is never changed after, but for `last_made`: the finding the runner made a violation of
-    last, holding that violation (`Finding.made`), which it gives again for a finding of the
-    very same field and message (`_rules.runner`).
+    is never changed after.
     """
 
-    __slots__ = ("check", "id", "key", "last_made", "source", "summary")
+    __slots__ = ("check", "id", "key", "scope", "source", "summary")
 
     def __init__(
         self,
@@ -113,49 +115,60 @@ class Rule(Generic[Subject]):
         source: str,
         summary: str,
         check: Callable[[Subject, list[Finding]], None],
+        scope: Scope = Scope.SUBJECT,
     ) -> None:
         self.id = id
         self.key = key
         self.source = source
         self.summary = summary
         self.check = check
-        self.last_made: Finding | None = None
+        self.scope = scope
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, {self.key}, {self.source!r})"
 
 
+# The scopes of the creation rules, as the column spells them.
+_ALL = Scope.SUBJECT
+_SITES = Scope.UNCLEAN_SITES
+_CYCLES = Scope.ENABLED_CYCLES
+_COOLDOWN = Scope.COOLDOWN_CYCLES
+_SCHEDULED = Scope.SCHEDULED_CYCLES
+_WINDOWS = Scope.WINDOWS
+_DIRECTORY = Scope.DIRECTORY
+
+
 # fmt: off
 # Offline: what an SDK can check with no server records.
 CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
-    Rule("payload.is_object", _400, "spec 4.1; api-contract", "The request body is a JSON object.", shape.payload_is_object),
-    Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", "Every object holds only the members its spec table lists.", shape.known_members_only),
-    Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", "Every object holds its required members.", shape.required_members_present),
-    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; api-contract; D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types),
-    Rule("name.within_max_length", _400, "spec 2.1, 8; D-blank-name", f"`name` is at most {NAME_MAX_LENGTH} characters.", fields.name_within_max_length),
-    Rule("name.not_blank", _400, "D-blank-name", "`name` has a character other than white space.", fields.name_not_blank),
-    Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", "`agent_id` is a UUID v4 in 8-4-4-4-12 form.", fields.agent_id_is_uuid_v4),
-    Rule("integration_id.not_empty", _400, "D-integration-id", "`integration_id` is not the empty string.", fields.integration_id_not_empty),
-    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; api-contract", f"`integration_type` is {_one_of(IntegrationType)}.", fields.integration_type_is_supported),
-    Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", "`timezone` is an IANA time zone name listed by the tzdata package.", fields.timezone_is_iana_name),
-    Rule("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", fields.retries_within_bounds),
-    Rule("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", fields.message_limit_within_bounds),
-    Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3; D-channel-fields", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type),
-    Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode),
-    Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", schedule.window_times_are_hh_mm),
-    Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop),
-    Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call),
-    Rule("cycles.required_when_enabled", _400, "D-cycles-required", "An enabled block has `mode`, `max_iterations` and its mode's own field.", cycles.required_when_enabled),
-    Rule("cycles.mode_is_known", _400, "spec 2.4", f"`cycles.mode` is {_one_of(CyclesMode)}.", cycles.mode_is_known),
-    Rule("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", f"`cycles.max_iterations` is {MAX_ITERATIONS.describe()}.", cycles.max_iterations_within_bounds),
-    Rule("cycles.cooldown_minutes_within_bounds", _400, "spec 2.4, 8", f"`cycles.cooldown_minutes` is {COOLDOWN_MINUTES.describe()}.", cycles.cooldown_minutes_within_bounds),
-    Rule("cycles.filter_lists_within_max_items", _400, "D-filter-lists", f"`cycles.filter_statuses` and `cycles.filter_tags` hold at most {FILTER_LIST_MAX_ITEMS} items.", cycles.filter_lists_within_max_items),
-    Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", "Each filter item is a non-empty string.", cycles.filter_items_are_non_empty_strings),
-    Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", "No filter item repeats an earlier one.", cycles.filter_items_are_unique),
-    Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", "Each `cycles.filter_statuses` item is a contact status of the campaign's channel.", cycles.filter_statuses_match_channel),
-    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract; D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule),
-    Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", cycles.dates_are_iso),
-    Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", "`cycles.schedule_start_date` is not after `cycles.schedule_end_date`.", cycles.start_date_not_after_end_date),
+    Rule("payload.is_object", _400, "spec 4.1; api-contract", "The request body is a JSON object.", shape.payload_is_object, _SITES),
+    Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", "Every object holds only the members its spec table lists.", shape.known_members_only, _SITES),
+    Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", "Every object holds its required members.", shape.required_members_present, _SITES),
+    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; api-contract; D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types, _SITES),
+    Rule("name.within_max_length", _400, "spec 2.1, 8; D-blank-name", f"`name` is at most {NAME_MAX_LENGTH} characters.", fields.name_within_max_length, _ALL),
+    Rule("name.not_blank", _400, "D-blank-name", "`name` has a character other than white space.", fields.name_not_blank, _ALL),
+    Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", "`agent_id` is a UUID v4 in 8-4-4-4-12 form.", fields.agent_id_is_uuid_v4, _ALL),
+    Rule("integration_id.not_empty", _400, "D-integration-id", "`integration_id` is not the empty string.", fields.integration_id_not_empty, _ALL),
+    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; api-contract", f"`integration_type` is {_one_of(IntegrationType)}.", fields.integration_type_is_supported, _ALL),
+    Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", "`timezone` is an IANA time zone name listed by the tzdata package.", fields.timezone_is_iana_name, _ALL),
+    Rule("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", fields.retries_within_bounds, _ALL),
+    Rule("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", fields.message_limit_within_bounds, _ALL),
+    Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3; D-channel-fields", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type, _ALL),
+    Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode, _ALL),
+    Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", schedule.window_times_are_hh_mm, _WINDOWS),
+    Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop, _WINDOWS),
+    Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call, _CYCLES),
+    Rule("cycles.required_when_enabled", _400, "D-cycles-required", "An enabled block has `mode`, `max_iterations` and its mode's own field.", cycles.required_when_enabled, _CYCLES),
+    Rule("cycles.mode_is_known", _400, "spec 2.4", f"`cycles.mode` is {_one_of(CyclesMode)}.", cycles.mode_is_known, _CYCLES),
+    Rule("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", f"`cycles.max_iterations` is {MAX_ITERATIONS.describe()}.", cycles.max_iterations_within_bounds, _CYCLES),
+    Rule("cycles.cooldown_minutes_within_bounds", _400, "spec 2.4, 8", f"`cycles.cooldown_minutes` is {COOLDOWN_MINUTES.describe()}.", cycles.cooldown_minutes_within_bounds, _CYCLES),
+    Rule("cycles.filter_lists_within_max_items", _400, "D-filter-lists", f"`cycles.filter_statuses` and `cycles.filter_tags` hold at most {FILTER_LIST_MAX_ITEMS} items.", cycles.filter_lists_within_max_items, _CYCLES),
+    Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", "Each filter item is a non-empty string.", cycles.filter_items_are_non_empty_strings, _CYCLES),
+    Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", "No filter item repeats an earlier one.", cycles.filter_items_are_unique, _CYCLES),
+    Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", "Each `cycles.filter_statuses` item is a contact status of the campaign's channel.", cycles.filter_statuses_match_channel, _CYCLES),
+    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract; D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule, _COOLDOWN),
+    Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", cycles.dates_are_iso, _SCHEDULED),
+    Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", "`cycles.schedule_start_date` is not after `cycles.schedule_end_date`.", cycles.start_date_not_after_end_date, _SCHEDULED),
 )
 
 # The request body as received (`validate_create_json`, `validate_update_json`): read as I-JSON
@@ -174,11 +187,11 @@ BODY_RULES: Final[tuple[Rule[BodyReading], ...]] = (
 
 # With a Directory: what only the server's records can tell.
 LOOKUP_RULES: Final[tuple[Rule[Document], ...]] = (
-    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3; api-contract; D-agent-id", "The directory knows the agent `agent_id`.", lookups.agent_exists),
-    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3; api-contract", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent),
-    Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches),
-    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract; D-filter-lists", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist),
-    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", "The organization's billing limit is not reached.", lookups.billing_limit_not_reached),
+    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3; api-contract; D-agent-id", "The directory knows the agent `agent_id`.", lookups.agent_exists, _DIRECTORY),
+    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3; api-contract", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent, _DIRECTORY),
+    Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches, _DIRECTORY),
+    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract; D-filter-lists", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist, _DIRECTORY),
+    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", "The organization's billing limit is not reached.", lookups.billing_limit_not_reached, _DIRECTORY),
 )
 
 # Updates of a campaign given as stored wire JSON: that JSON, read with the creation rules first.
@@ -252,3 +265,18 @@ LIFECYCLE_RULES: Final[tuple[Rule[TransitionRequest], ...]] = (
     Rule("lifecycle.billing_limit_allows_start", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4; D-lifecycle", "An activate or resume that changes the status needs billing room.", lifecycle.billing_limit_allows_start),
 )
 # fmt: on
+
+
+def _check_scopes(table: tuple[Rule[Document], ...]) -> None:
+    """Refuse, at import, a row of a body's table whose rule would run for no body.
+
+    The rows of the other tables read their whole subject (tests/test_scope.py checks it): the
+    runner reads the scope column only for a body's document.
+    """
+    for rule in table:
+        if not any(reads_in(rule.scope, facts) for facts in POSSIBLE_FACTS):
+            raise ValueError(f"{rule.id} reads {rule.scope.value}, which no body has")
+
+
+_check_scopes(CREATE_RULES)
+_check_scopes(LOOKUP_RULES)

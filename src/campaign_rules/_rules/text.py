@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from campaign_rules._campaign.document import Document
+from campaign_rules._core.findings import ready
 from campaign_rules._core.json import as_string, item_path
 from campaign_rules._core.unicode import LONE_SURROGATE, has_surrogate
 from campaign_rules._core.violations import Finding
@@ -25,9 +26,9 @@ FREE_TEXT_MEMBERS: Final[tuple[str, ...]] = (
     "template",
     "template_alt",
 )
-_NAME: Final = Finding("name", f"name {LONE_SURROGATE}")
-_INTEGRATION_ID: Final = Finding("integration_id", f"integration_id {LONE_SURROGATE}")
-_FREE_TEXT: Final = {name: Finding(name, f"{name} {LONE_SURROGATE}") for name in FREE_TEXT_MEMBERS}
+_NAME: Final = ready("name", f"name {LONE_SURROGATE}")
+_INTEGRATION_ID: Final = ready("integration_id", f"integration_id {LONE_SURROGATE}")
+_FREE_TEXT: Final = {name: ready(name, f"{name} {LONE_SURROGATE}") for name in FREE_TEXT_MEMBERS}
 _FILTER_TAGS: Final = "cycles.filter_tags"
 
 

@@ -26,6 +26,7 @@ from campaign_rules._core.construct import outcome
 from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import collect_violations, run_rules
+from campaign_rules._rules.scope import FACTS_INDEXES, facts_of, reads_in
 from campaign_rules._rules.table import (
     CREATE_RULES,
     LOOKUP_RULES,
@@ -37,49 +38,26 @@ from campaign_rules._wire.convert import to_wire
 
 __all__ = ["create_result", "create_violations", "update_result"]
 
-# The creation rules a document can need, told by what its reading found, so that rules that
-# can find nothing in it are not called (about 130 instructions a call through the table):
-# - spec 2.4 rule 2: every `cycles.` rule reads only an enabled cycles block
-#   (`_rules/cycles.py`), and finds nothing without one;
-# - in cooldown mode the document reads no dates (`Document.cycle_dates`), which are all the
-#   two date rules read; in another mode `cooldown_mode_has_no_schedule` returns at once
-#   (about 100 instructions a small body fewer, 200 a realistic one, callgrind);
-# - the four `payload.` rules (`_rules/shape.py`) read only what each site found when it was
-#   made, and find nothing when every site is clean (`Document.sites_clean`): about 550
-#   instructions fewer an invalid small body, 1,150 a valid one (callgrind).
-# The others run, in table order (tests/test_validation.py runs the whole table beside).
-_SHAPE_RULES: Final = frozenset(rule.id for rule in CREATE_RULES if rule.id.startswith("payload."))
-_CYCLES_RULES: Final = frozenset(rule.id for rule in CREATE_RULES if rule.id.startswith("cycles."))
-_DATE_RULES: Final = frozenset({"cycles.dates_are_iso", "cycles.start_date_not_after_end_date"})
-_COOLDOWN_RULES: Final = frozenset({"cycles.cooldown_mode_has_no_schedule"})
+
+def _by_facts(table: tuple[Rule[Document], ...]) -> list[tuple[Rule[Document], ...]]:
+    """The rules of `table` that read what a body of each set of facts has, in table order.
+
+    Indexed by the facts (`_rules.scope.facts_of`); derived from the scope column alone.
+    """
+    return [
+        tuple(rule for rule in table if reads_in(rule.scope, facts))
+        for facts in range(FACTS_INDEXES)
+    ]
 
 
-def _create_rules_but(skipped: frozenset[str]) -> tuple[Rule[Document], ...]:
-    """`CREATE_RULES` but the rules whose ids are in `skipped`, in table order."""
-    return tuple(rule for rule in CREATE_RULES if rule.id not in skipped)
-
-
-class _Tables:
-    """`CREATE_RULES` but those of `skipped`, for each state of a document's cycles block."""
-
-    __slots__ = ("in_cooldown_mode", "in_other_mode", "without_cycles")
-
-    def __init__(self, skipped: frozenset[str]) -> None:
-        self.without_cycles = _create_rules_but(skipped | _CYCLES_RULES)
-        self.in_cooldown_mode = _create_rules_but(skipped | _DATE_RULES)
-        self.in_other_mode = _create_rules_but(skipped | _COOLDOWN_RULES)
-
-
-_ANY_SITES: Final = _Tables(frozenset())
-_CLEAN_SITES: Final = _Tables(_SHAPE_RULES)
+# Rules that could find nothing in a document are not called (benchmarks/RESULTS.md, step 20).
+_CREATE_RULES_BY_FACTS: Final = _by_facts(CREATE_RULES)
+_LOOKUP_RULES_BY_FACTS: Final = _by_facts(LOOKUP_RULES)
 
 
 def _create_rules(doc: Document) -> tuple[Rule[Document], ...]:
-    """The creation rules that can find anything in `doc`, in table order."""
-    tables = _CLEAN_SITES if doc.sites_clean else _ANY_SITES
-    if doc.enabled_cycles is None:
-        return tables.without_cycles
-    return tables.in_cooldown_mode if doc.in_cooldown_mode else tables.in_other_mode
+    """The creation rules that read what `doc` has, in table order."""
+    return _CREATE_RULES_BY_FACTS[facts_of(doc)]
 
 
 def create_result(payload: object, directory: Directory | None) -> CreateAccepted | CreateRefused:
@@ -102,8 +80,9 @@ def create_violations(payload: object) -> tuple[Violation, ...]:
 def _create_violations(doc: Document) -> tuple[Violation, ...]:
     """Every violation of the creation rules in `doc`, the look-ups' last, in rule order."""
     found: list[Violation] = []
-    collect_violations(doc, _create_rules(doc), found, VIOLATIONS_MAX)
-    return _with_lookups(found, doc)
+    facts = facts_of(doc)
+    collect_violations(doc, _CREATE_RULES_BY_FACTS[facts], found, VIOLATIONS_MAX)
+    return _with_lookups(found, doc, facts)
 
 
 def update_result(
@@ -126,21 +105,25 @@ def update_result(
     change = Change(campaign, to_wire(campaign), patch, status, directory)
     merged = change.merged
     found: list[Violation] = []
+    facts = facts_of(merged)
     if not collect_violations(change, UPDATE_RULES, found, VIOLATIONS_MAX):
-        collect_violations(merged, _create_rules(merged), found, VIOLATIONS_MAX)
-    violations = _with_lookups(found, merged)
+        collect_violations(merged, _CREATE_RULES_BY_FACTS[facts], found, VIOLATIONS_MAX)
+    violations = _with_lookups(found, merged, facts)
     if violations:
         return outcome(UpdateRefused, None, violations)
     return outcome(UpdateAccepted, build_campaign(merged), ())
 
 
-def _with_lookups(found: list[Violation], doc: Document) -> tuple[Violation, ...]:
-    """The offline violations `found`, then every violation the look-ups find.
+def _with_lookups(found: list[Violation], doc: Document, facts: int) -> tuple[Violation, ...]:
+    """The offline violations `found`, then every violation the look-ups find in `doc`.
+
+    `facts` are the document's (`facts_of`): without a directory, no look-up reads anything.
 
     The look-ups run whatever the offline rules found (api-contract: a 400 elsewhere does not
     stop them), and what they find is kept: they are at most 103, one per look-up, and they
     come last, so an offline result is always a prefix of an online one.
     """
-    if doc.directory is not None:
-        collect_violations(doc, LOOKUP_RULES, found)
+    lookups = _LOOKUP_RULES_BY_FACTS[facts]
+    if lookups:
+        collect_violations(doc, lookups, found)
     return tuple(found)

@@ -9,9 +9,9 @@ reading them through `campaign_rules._core.json`, so a hostile subclass among th
 code of its own here either. Members a model does not hold are left behind (D-tolerant-reading).
 
 `validate_create` does not come here: it builds its `CampaignCreate` in `_campaign.build`, from the
-values the rules have read, which measured three times faster than structuring. So the
-converter, and cattrs itself, are made on first use: importing `campaign_rules` and validating
-a first payload costs about a third less without them (benchmarks/RESULTS.md).
+values the rules have read, which is faster than structuring. So the converter, and cattrs
+itself, are made on first use: importing `campaign_rules` and validating a first payload costs
+less without them (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations

@@ -9,17 +9,14 @@ keys, field paths, messages: a store is hostile input) is escaped. The summary i
 from __future__ import annotations
 
 import html
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
 from campaign_rules._export.catalogue import RuleInfo, catalogue
+from campaign_rules._export.links import DOCS_URL, rule_url
 from campaign_rules._export.ruleset import Ruleset
 
 __all__ = ["DOCS_URL", "Summary", "Tally", "render_report", "rule_url"]
-
-# The published documentation site; each rule has a page at `rules/<rule id>.html` under it.
-DOCS_URL: Final = "https://campaign-rules.readthedocs.io/en/latest/"
 
 # The geometry of a bar chart, in pixels: rule ids are set in a monospace font whose glyphs are
 # about 0.6 em wide, so the label column fits the longest label.
@@ -95,12 +92,6 @@ class Summary(Protocol):
     def ranked_keys(self) -> Sequence[tuple[str, int]]:
         """The error keys, the one of most records first."""
         ...
-
-
-def rule_url(rule: str, docs_url: str = DOCS_URL) -> str:
-    """The address of a rule's page on the documentation site at `docs_url`."""
-    base = docs_url if docs_url.endswith("/") else docs_url + "/"
-    return f"{base}rules/{urllib.parse.quote(rule, safe='._-')}.html"
 
 
 def render_report(summary: Summary, *, docs_url: str = DOCS_URL, ruleset: Ruleset) -> str:

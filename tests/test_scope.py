@@ -1,0 +1,113 @@
+"""The scope column of the rule table decides what runs, and nothing else does (issue 30).
+
+Each row says what its rule reads (`_rules.scope.Scope`); the runner derives from that column
+alone which rules run for a body (`_rules.validation`). A rule that could run for no body is
+refused when the table is made; the rows of every other table read their whole subject.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign_rules._campaign.document import Document
+from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.violations import Finding
+from campaign_rules._rules import scope, table, validation
+from campaign_rules._rules.scope import POSSIBLE_FACTS, Scope, facts_of, reads_in
+from campaign_rules._rules.table import CREATE_RULES, LOOKUP_RULES, Rule
+from tests.support import DROP, FakeDirectory, payload
+
+WINDOW = {"startTime": "09:00", "stopTime": "17:00", "active": True}
+
+
+def _nothing(subject: object, findings: list[Finding]) -> None:
+    """A rule that finds nothing."""
+
+
+def test_every_scope_is_read_for_some_body() -> None:
+    for each in Scope:
+        assert any(reads_in(each, facts) for facts in POSSIBLE_FACTS), each
+
+
+def test_every_rule_of_a_body_s_table_runs_for_some_body() -> None:
+    for rules, derived in (
+        (CREATE_RULES, validation._CREATE_RULES_BY_FACTS),
+        (LOOKUP_RULES, validation._LOOKUP_RULES_BY_FACTS),
+    ):
+        ran = {rule.id for facts in POSSIBLE_FACTS for rule in derived[facts]}
+        assert ran == {rule.id for rule in rules}
+
+
+def test_the_rows_of_every_other_table_read_their_whole_subject() -> None:
+    tables = [
+        value
+        for value in vars(table).values()
+        if isinstance(value, tuple) and value and isinstance(value[0], Rule)
+    ]
+    assert len(tables) > 5
+    for rules in tables:
+        if rules in (CREATE_RULES, LOOKUP_RULES):
+            continue
+        for rule in rules:
+            assert rule.scope is Scope.SUBJECT, rule.id
+
+
+def test_a_rule_that_could_run_for_no_body_is_refused() -> None:
+    rule = Rule("cycles.x", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", _nothing)
+    rule.scope = Scope.WINDOWS
+    needs = scope._NEEDS[Scope.WINDOWS]
+    # A scope needing the cooldown mode of a block that is not enabled: no body has it.
+    scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._CYCLES_ENABLED)
+    try:
+        with pytest.raises(ValueError, match=r"cycles\.x reads"):
+            table._check_scopes((rule,))  # type: ignore[arg-type]
+    finally:
+        scope._NEEDS[Scope.WINDOWS] = needs
+    table._check_scopes((rule,))  # type: ignore[arg-type]
+
+
+def test_the_id_decides_nothing() -> None:
+    # A rule named `cycles.` that reads the whole body runs on a body without cycles; one named
+    # otherwise that reads an enabled block does not.
+    anywhere = Rule("cycles.anywhere", ErrorKey.INVALID_REQUEST, "a test", "A rule.", _nothing)
+    in_block = Rule(
+        "name.in_block",
+        ErrorKey.INVALID_REQUEST,
+        "a test",
+        "A rule.",
+        _nothing,
+        Scope.ENABLED_CYCLES,
+    )
+    derived = validation._by_facts((anywhere, in_block))  # type: ignore[arg-type]
+    without_cycles = derived[facts_of(Document(payload("phone_call")))]
+    assert without_cycles == (anywhere,)
+
+
+def test_the_facts_of_a_body() -> None:
+    cooldown = {"enabled": True, "mode": "cooldown", "max_iterations": 2, "cooldown_minutes": 60}
+    scheduled = {"enabled": True, "mode": "scheduled", "max_iterations": 2}
+    for cycles, has, lacks in (
+        (cooldown, Scope.COOLDOWN_CYCLES, Scope.SCHEDULED_CYCLES),
+        (scheduled, Scope.SCHEDULED_CYCLES, Scope.COOLDOWN_CYCLES),
+    ):
+        facts = facts_of(Document(payload("phone_call", cycles=cycles)))
+        assert reads_in(Scope.ENABLED_CYCLES, facts)
+        assert reads_in(has, facts)
+        assert not reads_in(lacks, facts)
+    disabled = facts_of(Document(payload("phone_call", cycles={"enabled": False})))
+    assert not reads_in(Scope.ENABLED_CYCLES, disabled)
+    no_windows = facts_of(Document(payload("phone_call", scheduling=DROP)))
+    assert not reads_in(Scope.WINDOWS, no_windows)
+    with_window = facts_of(Document(payload("phone_call", scheduling={"mon": WINDOW})))
+    assert reads_in(Scope.WINDOWS, with_window)
+    assert not reads_in(Scope.UNCLEAN_SITES, with_window)
+    assert not reads_in(Scope.DIRECTORY, with_window)
+    assert reads_in(Scope.UNCLEAN_SITES, facts_of(Document([])))
+    assert reads_in(Scope.UNCLEAN_SITES, facts_of(Document(payload("phone_call", colour="red"))))
+
+
+def test_a_directory_is_the_look_ups_fact() -> None:
+    doc = Document(payload("phone_call"), FakeDirectory())
+    assert reads_in(Scope.DIRECTORY, facts_of(doc))
+    assert validation._LOOKUP_RULES_BY_FACTS[facts_of(doc)] == LOOKUP_RULES
+    assert validation._LOOKUP_RULES_BY_FACTS[facts_of(Document(payload("phone_call")))] == ()
