@@ -73,7 +73,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         + describe_exits(
             valid="all valid",
             invalid="some invalid or unreadable",
-            unreadable="a file could not be read, or an output (a file, standard output) written",
+            unreadable="a file could not be read",
         )
         + f" A progress bar needs {_PROGRESS_EXTRA} (tqdm); more than "
         "one machine, campaign_rules.dask (campaign-rules[dask]).",

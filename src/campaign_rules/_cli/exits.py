@@ -35,8 +35,11 @@ def describe_exits(valid: str, invalid: str | None, unreadable: str) -> str:
 
     `invalid` is `None` for a command that has no status 1.
     """
+    # Every sub-command writes standard output, and one it cannot write is status 2 too
+    # (D-cli-outputs), so each help says so.
+    cannot_write = f"{unreadable}, or an output could not be written"
     meanings = {ExitStatus.VALID: valid, ExitStatus.INVALID: invalid}
-    meanings |= {ExitStatus.UNREADABLE: unreadable, **SIGNAL_MEANINGS}
+    meanings |= {ExitStatus.UNREADABLE: cannot_write, **SIGNAL_MEANINGS}
     listed = ", ".join(f"{status.value} {text}" for status, text in meanings.items() if text)
     return f"Exit status: {listed}."
 
