@@ -29,8 +29,8 @@ class Lookups:
         self.agent_id = agent_id
         self.integration_id = integration_id
         self._agent_found: bool | None = None
-        self._integration_type_asked = False
-        self._integration_type_found: str | None = None
+        # The answer in a tuple of one once asked, `None` before: the answer may be `None`.
+        self._integration_type: tuple[str | None] | None = None
 
     # Each property only caches; the plain function of its name below decides, where mutation
     # testing reaches it. (Cached by hand: `functools.cached_property` does not cache in a
@@ -46,10 +46,10 @@ class Lookups:
     @property
     def integration_type_found(self) -> str | None:
         """The type of the agent's integration, when the agent exists and the id is well-formed."""
-        if not self._integration_type_asked:
-            self._integration_type_found = integration_type_found(self)
-            self._integration_type_asked = True
-        return self._integration_type_found
+        answer = self._integration_type
+        if answer is None:
+            answer = self._integration_type = (integration_type_found(self),)
+        return answer[0]
 
 
 def agent_found(lookups: Lookups) -> bool:
