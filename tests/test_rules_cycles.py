@@ -624,7 +624,7 @@ class TestCyclesValue:
 )
 def test_no_cycles_rule_finds_anything_without_an_enabled_block(base, cycles):
     doc = Document(payload(base, cycles=cycles))
-    assert doc.enabled_cycles is None
+    assert doc.cycles.block is None
     cycles_rules = [rule for rule in CREATE_RULES if rule.id.startswith("cycles.")]
     assert len(cycles_rules) == 12
     for rule in cycles_rules:

@@ -238,11 +238,11 @@ def test_input_is_never_mutated(wire: Any) -> None:
 def test_the_shared_empty_readings_stay_empty(wire: Any) -> None:
     # A payload without an enabled cycles block shares these with every other (a document
     # with one gets its own): were one written, the next payload would see its items.
-    from campaign_rules._campaign import document
+    from campaign_rules._campaign import cycles_state
 
     validate_create(wire, directory=FakeDirectory())
-    assert document._NO_FILTER_LISTS == {}
-    assert document._NO_CYCLE_DATES == {}
+    assert cycles_state._NO_FILTER_LISTS == {}
+    assert cycles_state._NO_CYCLE_DATES == {}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -67,21 +67,22 @@ def build_campaign(doc: Document) -> CampaignCreate:
 
 
 def _cycles(doc: Document) -> CyclesConfig | None:
-    cycles = doc.enabled_cycles
+    state = doc.cycles
+    cycles = state.block
     if cycles is None:
         return None
     return construct(
         CyclesConfig,
         (
             True,  # `enabled`: a block not enabled is left out
-            _MODES[_checked(doc.cycles_mode)],
+            _MODES[_checked(state.mode)],
             _checked(as_integer(cycles.get("max_iterations"))),
             as_integer(cycles.get("cooldown_minutes")),
-            _strings(doc.filter_lists.get("filter_statuses")),
-            _strings(doc.filter_lists.get("filter_tags")),
+            _strings(state.filter_lists.get("filter_statuses")),
+            _strings(state.filter_lists.get("filter_tags")),
             _schedule(doc.cycles_schedule_windows),
-            doc.cycle_dates.get("schedule_start_date"),
-            doc.cycle_dates.get("schedule_end_date"),
+            state.dates.get("schedule_start_date"),
+            state.dates.get("schedule_end_date"),
         ),
     )
 

@@ -1,7 +1,7 @@
 """Rules on the cycles block (spec 2.4).
 
 Spec 2.4 rule 2: a block whose `enabled` is `false` or omitted is ignored, so every rule here
-reads only `Document.enabled_cycles`, the block when it is enabled; the JSON type of `enabled`
+reads only `CyclesState.block`, the block when it is enabled; the JSON type of `enabled`
 itself is `payload.members_have_json_types`' to check.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from campaign_rules._campaign.document import CYCLE_DATES, Document
+from campaign_rules._campaign.cycles_state import CYCLE_DATES
+from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
 from campaign_rules._core.enums import CyclesMode, IntegrationType
 from campaign_rules._core.findings import PathThen, ReadyFindings, places, ready
@@ -89,7 +90,7 @@ def enabled_only_on_phone_call(doc: Document, findings: list[Finding]) -> None:
 
     An unknown channel is `integration_type_is_supported`'s.
     """
-    if doc.cycles_enabled and doc.channel is IntegrationType.WHATSAPP:
+    if doc.cycles.enabled and doc.channel is IntegrationType.WHATSAPP:
         findings.append(_NOT_ON_PHONE_CALL)
 
 
@@ -99,13 +100,13 @@ def required_when_enabled(doc: Document, findings: list[Finding]) -> None:
     First the members of `REQUIRED_CYCLES_MEMBERS`, then, for a known mode, its member of
     `REQUIRED_CYCLES_MEMBER_IN_MODE`.
     """
-    cycles = doc.enabled_cycles
+    cycles = doc.cycles.block
     if cycles is None:
         return
     for name in _REQUIRED_MEMBERS:
         if name not in cycles:
             findings.append(_REQUIRED_WHEN_ENABLED.at("cycles", name))
-    mode = doc.cycles_mode
+    mode = doc.cycles.mode
     in_mode = _MEMBER_IN_MODE.get(mode) if mode is not None else None
     if in_mode is not None and in_mode not in cycles:
         path = member_path("cycles", in_mode)
@@ -117,7 +118,7 @@ def mode_is_known(doc: Document, findings: list[Finding]) -> None:
 
     An absent mode is `required_when_enabled`'s, another type the type rule's.
     """
-    mode = doc.cycles_mode
+    mode = doc.cycles.mode
     if mode is not None and mode not in _MODE_VALUES:
         findings.append(_UNKNOWN_MODE)
 
@@ -127,7 +128,7 @@ def max_iterations_within_bounds(doc: Document, findings: list[Finding]) -> None
 
     Another type is the type rule's.
     """
-    cycles = doc.enabled_cycles
+    cycles = doc.cycles.block
     if cycles is not None and integer_outside(cycles.get("max_iterations"), MAX_ITERATIONS):
         findings.append(_MAX_ITERATIONS_OUTSIDE)
 
@@ -137,7 +138,7 @@ def cooldown_minutes_within_bounds(doc: Document, findings: list[Finding]) -> No
 
     Another type is the type rule's.
     """
-    cycles = doc.enabled_cycles
+    cycles = doc.cycles.block
     if cycles is not None and integer_outside(cycles.get("cooldown_minutes"), COOLDOWN_MINUTES):
         findings.append(_COOLDOWN_MINUTES_OUTSIDE)
 
@@ -146,20 +147,20 @@ def filter_lists_within_max_items(doc: Document, findings: list[Finding]) -> Non
     """Measures each filter array of an enabled block without reading its items.
 
     A long one is reported at its path; the document does not read it
-    (`Document.filter_list_length`), so no other filter rule looks inside it.
+    (`CyclesState.filter_list_length`), so no other filter rule looks inside it.
     """
     for name in FILTER_LISTS:
-        length = doc.filter_list_length(name)
+        length = doc.cycles.filter_list_length(name)
         if length is not None and length > FILTER_LIST_MAX_ITEMS:
             findings.append(_TOO_MANY_ITEMS.at("cycles", name))
 
 
 def filter_items_are_non_empty_strings(doc: Document, findings: list[Finding]) -> None:
-    """Reads the items of each filter array read (`Document.filter_lists`), reporting at the item.
+    """Reads the items of each filter array read (`CyclesState.filter_lists`); reports at the item.
 
     An item's path is its array's with its index in brackets.
     """
-    for name, items in doc.filter_lists.items():
+    for name, items in doc.cycles.filter_lists.items():
         for index, item in enumerate(items):
             if not as_string(item):
                 path = item_path(member_path("cycles", name), index)
@@ -171,7 +172,7 @@ def filter_items_are_unique(doc: Document, findings: list[Finding]) -> None:
 
     The other items are `filter_items_are_non_empty_strings`' to report.
     """
-    for name, items in doc.filter_lists.items():
+    for name, items in doc.cycles.filter_lists.items():
         if len(items) < 2:
             continue  # nothing to repeat: no set made and freed
         seen: set[str] = set()
@@ -193,7 +194,7 @@ def filter_statuses_match_channel(doc: Document, findings: list[Finding]) -> Non
     """
     if doc.channel is None:
         return  # which statuses exist depends on the channel; its own rule reports it
-    items = doc.filter_lists.get("filter_statuses")
+    items = doc.cycles.filter_lists.get("filter_statuses")
     if items is None:
         return
     statuses = _STATUS_TEXTS[doc.channel]
@@ -209,8 +210,9 @@ def cooldown_mode_has_no_schedule(doc: Document, findings: list[Finding]) -> Non
 
     The members are `SCHEDULE_ONLY_CYCLES_FIELDS`; in this mode the shape rules leave them to it.
     """
-    cycles = doc.enabled_cycles
-    if cycles is None or not doc.in_cooldown_mode:
+    state = doc.cycles
+    cycles = state.block
+    if cycles is None or not state.in_cooldown_mode:
         return
     for name in _SCHEDULE_ONLY_FIELDS:
         if cycles.get(name) is not None:
@@ -220,16 +222,17 @@ def cooldown_mode_has_no_schedule(doc: Document, findings: list[Finding]) -> Non
 def dates_are_iso(doc: Document, findings: list[Finding]) -> None:
     """Reports each string date of an enabled block outside cooldown mode that did not parse.
 
-    The document parses them once (`Document.cycle_dates`); each is reported at its path.
+    The document parses them once (`CyclesState.dates`); each is reported at its path.
     """
-    for name, date in doc.cycle_dates.items():
+    for name, date in doc.cycles.dates.items():
         if date is None:
             findings.append(_NOT_A_DATE.at("cycles", name))
 
 
 def start_date_not_after_end_date(doc: Document, findings: list[Finding]) -> None:
     """Compares the two dates when both parsed; reports at the end date. The same day passes."""
-    start = doc.cycle_dates.get("schedule_start_date")
-    end = doc.cycle_dates.get("schedule_end_date")
+    dates = doc.cycles.dates
+    start = dates.get("schedule_start_date")
+    end = dates.get("schedule_end_date")
     if start is not None and end is not None and start > end:
         findings.append(_END_BEFORE_START)

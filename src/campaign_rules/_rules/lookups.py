@@ -1,5 +1,7 @@
 """Rules that need the server's records, through a `Directory` (spec 4.1 rules 3 and 4).
 
+The answers they read are asked once for each payload, by `_campaign.lookups.Lookups`.
+
 api-contract, "Look-ups": each look-up runs when its own inputs passed their offline rules,
 whatever else is wrong with the payload; the billing look-up always runs.
 """
@@ -33,17 +35,24 @@ _BILLING_LIMIT: Final = ready(None, "the billing limit is reached")
 
 
 def agent_exists(doc: Document, findings: list[Finding]) -> None:
-    """Asks the directory once, with a well-formed `agent_id` (`Document.agent_found`).
+    """Asks the directory once, with a well-formed `agent_id` (`Lookups.agent_found`).
 
     Without a directory, or with an ill-formed id, it stays silent; it reports at `agent_id`.
     """
-    if doc.directory is not None and doc.agent_id is not None and not doc.agent_found:
+    lookups = doc.lookups
+    if lookups is not None and lookups.agent_id is not None and not lookups.agent_found:
         findings.append(_NO_AGENT)
 
 
 def integration_belongs_to_agent(doc: Document, findings: list[Finding]) -> None:
     """Asks only when the agent was found and the id is a non-empty string; reports at the id."""
-    if doc.agent_found and doc.integration_id is not None and doc.integration_type_found is None:
+    lookups = doc.lookups
+    if (
+        lookups is not None
+        and lookups.agent_found
+        and lookups.integration_id is not None
+        and lookups.integration_type_found is None
+    ):
         findings.append(_NO_INTEGRATION)
 
 
@@ -52,7 +61,8 @@ def integration_type_matches(doc: Document, findings: list[Finding]) -> None:
 
     A mismatch is reported at `integration_type`; an unknown one is left to the rules before.
     """
-    found = doc.integration_type_found
+    lookups = doc.lookups
+    found = lookups.integration_type_found if lookups is not None else None
     if found is not None and doc.channel is not None and found != doc.channel:
         findings.append(_OTHER_TYPE)
 
@@ -62,7 +72,7 @@ def filter_tags_exist(doc: Document, findings: list[Finding]) -> None:
 
     A long array is not read, so its tags are not asked about.
     """
-    items = doc.filter_lists.get("filter_tags")
+    items = doc.cycles.filter_lists.get("filter_tags")
     if doc.directory is None or items is None:
         return
     asked: set[str] = set()

@@ -67,8 +67,9 @@ def reads_in(scope: Scope, facts: int) -> bool:
 def facts_of(doc: Document) -> int:
     """The facts of `doc` that the scopes read, as the bits `POSSIBLE_FACTS` are made of."""
     facts = 0 if doc.sites_clean else _SITES_NOT_CLEAN
-    if doc.enabled_cycles is not None:
-        facts |= _CYCLES_ENABLED | _COOLDOWN_MODE if doc.in_cooldown_mode else _CYCLES_ENABLED
+    cycles = doc.cycles
+    if cycles.block is not None:
+        facts |= _CYCLES_ENABLED | _COOLDOWN_MODE if cycles.in_cooldown_mode else _CYCLES_ENABLED
     if doc.windows:
         facts |= _WINDOWS
     if doc.directory is not None:

@@ -50,7 +50,7 @@ def free_text_is_unicode(doc: Document, findings: list[Finding]) -> None:
         text = as_string(root.get(member))
         if text is not None and has_surrogate(text):
             findings.append(_FREE_TEXT[member])
-    tags = doc.filter_lists.get("filter_tags")
+    tags = doc.cycles.filter_lists.get("filter_tags")
     if tags is None:
         return
     for index, item in enumerate(tags):
