@@ -250,23 +250,19 @@ def _walk(value: object, colons: bool, strings: bool) -> int:
             members = cast("dict[str, object]", current)
             total += len(members)
             for name, item in members.items():
-                if colons or strings:
-                    found = _text_count(name, colons, strings)
-                    if found < 0:
-                        return -1
-                    total += found
+                found = _leaf_count(name, str, colons, strings)
+                if found < 0:
+                    return -1
+                total += found
                 kind = type(item)
                 if kind is dict or kind is list:
                     pending.append(item)
                     depths.append(depth + 1)
-                elif kind is str:
-                    if colons or strings:
-                        found = _text_count(cast("str", item), colons, strings)
-                        if found < 0:
-                            return -1
-                        total += found
-                elif not _number_fits(item, kind):
-                    return -1
+                else:
+                    found = _leaf_count(item, kind, colons, strings)
+                    if found < 0:
+                        return -1
+                    total += found
         elif cls is list:
             if depth > BODY_MAX_DEPTH:
                 return -1
@@ -275,22 +271,30 @@ def _walk(value: object, colons: bool, strings: bool) -> int:
                 if kind is dict or kind is list:
                     pending.append(item)
                     depths.append(depth + 1)
-                elif kind is str:
-                    if colons or strings:
-                        found = _text_count(cast("str", item), colons, strings)
-                        if found < 0:
-                            return -1
-                        total += found
-                elif not _number_fits(item, kind):
-                    return -1
-        elif cls is str:  # the body itself is a string
-            found = _text_count(cast("str", current), colons, strings)
+                else:
+                    found = _leaf_count(item, kind, colons, strings)
+                    if found < 0:
+                        return -1
+                    total += found
+        else:  # the body itself is a string, a number or a literal
+            found = _leaf_count(current, cls, colons, strings)
             if found < 0:
                 return -1
             total += found
-        elif not _number_fits(current, cls):
-            return -1
     return total
+
+
+def _leaf_count(value: object, kind: type, colons: bool, strings: bool) -> int:
+    """What a value that is no container adds to the walk's count, or -1.
+
+    A string (a member name included) adds its `_text_count`; a number a double holds, or a
+    literal, adds nothing; any other number is -1.
+    """
+    if kind is str:
+        if colons or strings:
+            return _text_count(cast("str", value), colons, strings)
+        return 0
+    return 0 if _number_fits(value, kind) else -1
 
 
 def _text_count(text: str, colons: bool, strings: bool) -> int:
