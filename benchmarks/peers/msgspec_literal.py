@@ -8,23 +8,21 @@ error.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Literal
 
 import msgspec
-from msgspec import Meta, Struct
 
 from benchmarks.peers import msgspec_rules
 
 Time = Literal[tuple(f"{hour:02d}:{minute:02d}" for hour in range(24) for minute in range(60))]  # type: ignore[valid-type]
 
 
-class DayWindow(Struct, forbid_unknown_fields=True, frozen=True):
+class DayWindow(msgspec_rules.DayWindow, frozen=True):
     startTime: Time
     stopTime: Time
-    active: bool
 
 
-class Schedule(Struct, forbid_unknown_fields=True, frozen=True):
+class Schedule(msgspec_rules.Schedule, frozen=True):
     mon: DayWindow | None = None
     tue: DayWindow | None = None
     wed: DayWindow | None = None
@@ -38,20 +36,9 @@ class EnabledCycles(msgspec_rules.EnabledCycles, frozen=True):
     schedule: Schedule | None = None
 
 
-class Campaign(Struct, forbid_unknown_fields=True, frozen=True):
-    name: Annotated[str, Meta(max_length=255, pattern=r"\S")]
-    agent_id: Annotated[str, Meta(pattern=msgspec_rules.UUID_V4)]
-    integration_id: Annotated[str, Meta(min_length=1)]
-    integration_type: Literal["phone_call", "whatsapp"]
-    description: str | None = None
-    timezone: str = "America/Mexico_City"
-    retries: Annotated[int, Meta(ge=0, le=5)] = 1
-    message_limit: Annotated[int, Meta(ge=1, le=10_000)] = 250
-    first_message: str | None = None
-    template: str | None = None
-    template_alt: str | None = None
+# Every other field, its bounds from `_core.limits`, is `msgspec_rules.Campaign`'s.
+class Campaign(msgspec_rules.Campaign, frozen=True):
     scheduling: Schedule | None = None
-    cycles: dict[str, Any] | None = None
 
 
 _DECODER = msgspec.json.Decoder(Campaign)
