@@ -285,9 +285,7 @@ DATE_TIME_MAX_LENGTH: Final = (
     len("YYYY-MM-DDTHH:MM:SS.") + DATE_TIME_FRACTION_MAX_DIGITS + len("+HH:MM")
 )
 
-# D-audit-lines: an audited line (one creation body of a JSON Lines store) of more bytes than
-# this, before its line break, is unreadable, and the audit reads no more of it than this. A
-# body is some hundreds of bytes, and the spec bounds most of its strings; 1 MiB is the body
-# size most HTTP servers accept by default (nginx's `client_max_body_size`), so a longer line
-# is no body a service took, and reading it whole would cost memory without bound.
-LINE_MAX_BYTES: Final = 2**20
+# D-audit-lines: an audited line is one creation body of a JSON Lines store, so a line of more
+# bytes than a body may hold, before its line break, is unreadable, and the audit reads no more
+# of it than this: reading it whole would cost memory without bound.
+LINE_MAX_BYTES: Final = BODY_MAX_BYTES
