@@ -100,12 +100,14 @@ def main() -> int:
             CampaignCreate,
             ("n", "a", "i", IntegrationType.PHONE_CALL, None, "UTC", 1, 250, *[None] * 5),
         ),
-        "Violation": lambda _: Violation(ErrorKey.INVALID_REQUEST, "name", "m", "rule"),
+        "Violation": lambda _: Violation(
+            ErrorKey.INVALID_REQUEST, "name", "m", "rule", pointer="/name"
+        ),
         "Violation, slots filled (`construct`)": lambda _: slots_filled(
-            Violation, (ErrorKey.INVALID_REQUEST, "name", "m", "rule")
+            Violation, (ErrorKey.INVALID_REQUEST, "name", "m", "rule", "/name", None, None)
         ),
         "Violation, by `violation` (the runner's)": lambda _: violation(
-            ErrorKey.INVALID_REQUEST, "name", "m", "rule"
+            ErrorKey.INVALID_REQUEST, "name", "m", "rule", "/name"
         ),
         "Finding": lambda _: Finding("name", "m"),
         "(an empty call, for scale)": lambda _: None,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib.util
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+
+import campaign_rules._core.json as json_core
 
 if TYPE_CHECKING:
     from campaign_rules._core.limits import Bounds
@@ -95,6 +99,27 @@ BASES: dict[str, dict[str, Any]] = {
         },
     },
 }
+
+
+@contextlib.contextmanager
+def json_decoder(kind: str) -> Iterator[None]:
+    """Run with the JSON decoder as installed (`"installed"`) or with `json` only (`"stdlib"`).
+
+    `"stdlib"` is the library where the `fast` extra is not installed: the two paths of
+    `_core.strict_json` and of the audit's reading.
+    """
+    json_core.fast_decoder()
+    saved = list(json_core._fast_decoder)
+    if kind == "stdlib":
+        json_core._fast_decoder[:] = [None]
+    try:
+        yield
+    finally:
+        json_core._fast_decoder[:] = saved
+
+
+# A test taking `decoder`, run on each JSON decoder (`json_decoder`).
+JSON_DECODERS = pytest.mark.parametrize("decoder", ["installed", "stdlib"])
 
 
 def payload(base: str = "phone_call", **members: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 
 from campaign_rules import ErrorKey, validate_create, validate_create_json
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
-from tests.support import payload
+from tests.support import JSON_DECODERS, json_decoder, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
 BODY = payload("phone_call")
@@ -161,10 +161,15 @@ class TestDepthWithinLimit:
         ]
         assert result.violations[0].pointer == "/x" + "/0" * (BODY_MAX_DEPTH - 1)
 
+    @JSON_DECODERS
     @pytest.mark.parametrize("opening", ["[", '{"a":'])
-    def test_a_hundred_thousand_levels_are_refused_not_raised(self, opening: str) -> None:
-        for text in (opening * 100_000, opening * 100_000 + "1" + "]" * 100_000):
-            assert rules(validate_create_json(text)) == ["body.depth_within_limit"]
+    def test_a_hundred_thousand_levels_are_refused_not_raised(
+        self, decoder: str, opening: str
+    ) -> None:
+        with json_decoder(decoder):
+            for text in (opening * 100_000, opening * 100_000 + "1" + "]" * 100_000):
+                assert rules(validate_create_json(text)) == ["body.depth_within_limit"]
+                assert rules(validate_create_json(text.encode())) == ["body.depth_within_limit"]
 
 
 class TestMemberNamesUnique:
@@ -188,6 +193,7 @@ class TestMemberNamesUnique:
         text += '"stopTime": "17:00", "active": false}}}'
         assert validate_create_json(text).ok
 
+    @JSON_DECODERS
     @pytest.mark.parametrize(
         "members",
         [
@@ -195,19 +201,50 @@ class TestMemberNamesUnique:
             '"retries"\n:1, "retries":1',
             '"retries":1, "retries"\t: 1, "description": "\\":"',
             '"a\\\\":1, "a\\\\" :1',
+            '"a\\"":1, "a\\"":1',
             '"description": "x \\": y", "retries":1, "retries":1',
+            '"description": "\\\\", "retries":1, "retries":"\\"\\""',
         ],
-        ids=["space", "line feed", "tab", "a name ending in a backslash", "an escaped quote"],
+        ids=[
+            "space",
+            "line feed",
+            "tab",
+            "a name ending in a backslash",
+            "a name ending in an escaped quote",
+            "an escaped quote",
+            "escaped quotes in the value kept",
+        ],
     )
-    def test_white_space_or_an_escaped_quote_before_a_colon_cannot_hide_a_repeat(
-        self, members: str
+    def test_white_space_or_an_escaped_quote_cannot_hide_a_repeat(
+        self, decoder: str, members: str
     ) -> None:
-        result = validate_create_json((HEAD + ", " + members + "}").encode())
+        with json_decoder(decoder):
+            result = validate_create_json((HEAD + ", " + members + "}").encode())
         assert rules(result) == ["body.member_names_unique"]
 
-    def test_an_escaped_colon_cannot_hide_a_repeat(self) -> None:
-        text = HEAD + ', "description": "\\u003a", "retries": 1, "retries": 1}'
-        assert rules(validate_create_json(text)) == ["body.member_names_unique"]
+    @JSON_DECODERS
+    @pytest.mark.parametrize(
+        "members",
+        [
+            '"description": "\\u003a", "retries": 1, "retries": 1',
+            '"retries": 1, "retries": "\\u0022\\u0022"',
+            '"description": "\\u0022\\u0022", "retries": 1, "retries": 1',
+        ],
+        ids=["an escaped colon", "escaped quotes in the value kept", "escaped quotes before"],
+    )
+    def test_an_escaped_colon_or_quote_cannot_hide_a_repeat(
+        self, decoder: str, members: str
+    ) -> None:
+        with json_decoder(decoder):
+            result = validate_create_json(HEAD + ", " + members + "}")
+        assert rules(result) == ["body.member_names_unique"]
+
+    @JSON_DECODERS
+    @pytest.mark.parametrize("description", ['\\"', "\\\\", "\\u0022", '\\\\\\"', "a\\nb", "é:🚀"])
+    def test_escapes_without_a_repeat_are_read(self, decoder: str, description: str) -> None:
+        with json_decoder(decoder):
+            result = validate_create_json(HEAD + ', "description": "' + description + '"}')
+        assert result.ok
 
 
 class TestStringsAreUnicode:

@@ -11,10 +11,8 @@ must be the one it gives with the standard library alone.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import event, given
@@ -24,6 +22,7 @@ import campaign_rules._core.json as json_core
 from campaign_rules._core.json import NotJson, decode_json, decode_json_stdlib
 from campaign_rules.audit import violation_rows
 from tests.audit_support import BROKEN, INVALID, VALID
+from tests.support import json_decoder
 
 msgspec = pytest.importorskip("msgspec", reason="the fast decoder needs msgspec (the fast extra)")
 
@@ -59,17 +58,6 @@ def _outcome(decode, text: str) -> object:
         return ("value", _typed(decode(text)))
     except NotJson as error:
         return ("not json", error.reason, error.where)
-
-
-@contextlib.contextmanager
-def _standard_library_only() -> Iterator[None]:
-    """The audit as it runs where msgspec is not installed: `json` decides every line."""
-    saved = list(json_core._fast_decoder)
-    json_core._fast_decoder[:] = [None]
-    try:
-        yield
-    finally:
-        json_core._fast_decoder[:] = saved
 
 
 def _fast_decoder_in_use() -> bool:
@@ -181,7 +169,7 @@ def test_decode_json_gives_the_standard_librarys_answer(text):
 def test_the_audit_gives_every_line_the_verdict_of_the_standard_library(line):
     assert _fast_decoder_in_use()
     fast = list(violation_rows([line]))
-    with _standard_library_only():
+    with json_decoder("stdlib"):
         assert not _fast_decoder_in_use()
         standard = list(violation_rows([line]))
     assert fast == standard

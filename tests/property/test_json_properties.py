@@ -8,17 +8,13 @@ with the standard library's forced (the two paths of `_core.strict_json`), on ei
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import campaign_rules._core.json as json_core
 from campaign_rules import (
     CreateAccepted,
     CreateRefused,
@@ -32,23 +28,7 @@ from campaign_rules import strategies as cs
 from campaign_rules._core.limits import BODY_MAX_DEPTH, VIOLATIONS_MAX
 from campaign_rules._core.unicode import has_surrogate
 from tests.property import strategies as s
-from tests.support import payload
-
-
-@contextlib.contextmanager
-def _decoder(kind: str) -> Iterator[None]:
-    """Run with the decoder as installed (`"installed"`) or with `json` only (`"stdlib"`)."""
-    json_core.fast_decoder()
-    saved = list(json_core._fast_decoder)
-    if kind == "stdlib":
-        json_core._fast_decoder[:] = [None]
-    try:
-        yield
-    finally:
-        json_core._fast_decoder[:] = saved
-
-
-DECODERS = pytest.mark.parametrize("decoder", ["installed", "stdlib"])
+from tests.support import JSON_DECODERS, json_decoder, payload
 
 
 def verdict(result: Any) -> tuple[Any, ...]:
@@ -130,10 +110,10 @@ json_bodies = st.one_of(
 ).filter(_dumpable)
 
 
-@DECODERS
+@JSON_DECODERS
 @given(value=json_bodies)
 def test_the_verdict_on_a_text_is_that_on_its_value(decoder: str, value: Any) -> None:
-    with _decoder(decoder):
+    with json_decoder(decoder):
         check_text_agrees(value)
 
 
@@ -178,10 +158,10 @@ def assert_no_raise_and_well_formed(result: Any) -> None:
         assert (violation.line is None) is (violation.column is None)
 
 
-@DECODERS
+@JSON_DECODERS
 @given(data=hostile_bytes())
 def test_hostile_bytes_never_raise(decoder: str, data: bytes) -> None:
-    with _decoder(decoder):
+    with json_decoder(decoder):
         for given_as in (data, bytearray(data), memoryview(data)):
             result = validate_create_json(given_as)
             assert_no_raise_and_well_formed(result)
@@ -192,21 +172,21 @@ def test_hostile_bytes_never_raise(decoder: str, data: bytes) -> None:
         assert verdict(validate_create_json(text)) == verdict(validate_create_json(data))
 
 
-@DECODERS
+@JSON_DECODERS
 def test_every_truncation_of_a_valid_body_never_raises(decoder: str) -> None:
-    with _decoder(decoder):
+    with json_decoder(decoder):
         for end in range(len(_VALID_TEXT) + 1):
             result = validate_create_json(_VALID_TEXT[:end])
             assert_no_raise_and_well_formed(result)
             assert result.ok is (end == len(_VALID_TEXT))
 
 
-@DECODERS
+@JSON_DECODERS
 @given(depth=st.integers(1, 200), opening=st.sampled_from(["[", '{"a":']))
 def test_nesting_is_refused_past_the_limit_only(decoder: str, depth: int, opening: str) -> None:
     closing = "]" if opening == "[" else "}"
     text = opening * depth + "1" + closing * depth
-    with _decoder(decoder):
+    with json_decoder(decoder):
         rules = [v.rule for v in validate_create_json(text).violations]
     assert rules == (
         ["body.depth_within_limit"]
@@ -219,7 +199,7 @@ def test_nesting_is_refused_past_the_limit_only(decoder: str, depth: int, openin
         assert rules == ["body.depth_within_limit"]
 
 
-@DECODERS
+@JSON_DECODERS
 @given(
     depth=st.integers(0, BODY_MAX_DEPTH - 3),
     in_array=st.booleans(),
@@ -237,7 +217,7 @@ def test_a_repeated_name_at_any_depth_is_found(
     inner = "{" + ", ".join([f"{spelt}: 1", *between, f"{spelt}: 2"]) + "}"
     opening, closing, step = ("[", "]", "/0") if in_array else ('{"k": ', "}", "/k")
     text = json.dumps(payload())[:-1] + ', "x": ' + opening * depth + inner + closing * depth + "}"
-    with _decoder(decoder):
+    with json_decoder(decoder):
         result = validate_create_json(text)
     assert [v.rule for v in result.violations] == ["body.member_names_unique"]
     escaped = name.replace("~", "~0").replace("/", "~1")

@@ -20,9 +20,9 @@ import math
 from typing import Final, cast
 
 from campaign_rules._core.json import fast_decoder
-from campaign_rules._core.json_text import TextProblem, scan_text
+from campaign_rules._core.json_text import DEPTH, TextProblem, scan_text
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
-from campaign_rules._core.unicode import SURROGATE_CHARACTER, has_surrogate
+from campaign_rules._core.unicode import has_surrogate
 
 __all__ = ["BodyReading", "read_body"]
 
@@ -30,12 +30,11 @@ _EMPTY: Final[frozenset[str]] = frozenset()
 # Byte order marks: UTF-8's, and UTF-16's (UTF-32's little-endian one starts as UTF-16's).
 _MARKS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
 _TEXT_MARK: Final = "\ufeff"
-# A text with at most this many opening brackets nests no deeper than `json`'s recursion
-# allows; one with more is first walked by `scan_text`, which stops past the limit.
-_DECODER_MAX_OPENINGS: Final = 500
-# An integer of more bits than this may round to an infinity as a double (2**1024 - 2**970
-# and up do): it is then converted to tell.
-_DOUBLE_SAFE_INTEGER_BITS: Final = 1023
+# A byte looked for in bytes by its value: `in` with a bytes pattern first tries to read the
+# pattern as an integer, and makes and drops an exception, which costs more than the search.
+_BACKSLASH: Final = ord("\\")
+# Any integer of at most 1,023 bits converts to a finite double.
+_DOUBLE_SAFE_INTEGER: Final = 2**1023 - 1
 
 
 class BodyReading:
@@ -130,7 +129,7 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         else:
             # msgspec refuses escaped lone surrogates, numbers past a double, NaN and bytes
             # that are not UTF-8: left to check are repeated names, depth and long integers.
-            if not _suspect(value, data, strings=False):
+            if not _suspect(value, data, surrogates=False):
                 _accept(reading, value)
                 return
     try:
@@ -140,8 +139,7 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         reading.stop = _byte_place(data, error.start)
         return
     reading.text = text
-    openings = data.count(b"[") + data.count(b"{")
-    _read_decoded_text(reading, text, openings, surrogates_possible=False)
+    _read_decoded_text(reading, text, data, surrogates_possible=False)
 
 
 def _read_text(reading: BodyReading, text: str) -> None:
@@ -156,7 +154,7 @@ def _read_text(reading: BodyReading, text: str) -> None:
         reading.stop = (1, 1)
         return
     # A `str` may hold surrogate code points themselves, which no UTF-8 text can.
-    surrogates = not text.isascii() and SURROGATE_CHARACTER.search(text) is not None
+    surrogates = has_surrogate(text)
     decode = fast_decoder()
     if decode is not None and not surrogates:  # msgspec refuses them in a `str`
         try:
@@ -164,35 +162,38 @@ def _read_text(reading: BodyReading, text: str) -> None:
         except Exception:
             pass
         else:
-            if not _suspect(value, text, strings=False):
+            if not _suspect(value, text, surrogates=False):
                 _accept(reading, value)
                 return
-    openings = text.count("[") + text.count("{")
-    _read_decoded_text(reading, text, openings, surrogates)
+    _read_decoded_text(reading, text, text, surrogates)
 
 
 def _read_decoded_text(
-    reading: BodyReading, text: str, openings: int, surrogates_possible: bool
+    reading: BodyReading, text: str, source: bytes | str, surrogates_possible: bool
 ) -> None:
-    """Read `text` with `json`, then make sure of what it does not refuse."""
-    if openings > _DECODER_MAX_OPENINGS:
-        scan = scan_text(text, _EMPTY, BODY_MAX_DEPTH)
-        if scan.problems and scan.problems[-1].kind == "depth":
-            reading.problems = [scan.problems[-1]]
-            return
+    """Read `text` (`source` as received: its bytes, or itself) with `json`, then make sure."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
         reading.not_json = error.msg
         reading.stop = (error.lineno, error.colno)
         return
-    except (ValueError, RecursionError) as error:  # an integer over 4,300 digits
-        reading.not_json = str(error) if isinstance(error, ValueError) else "nested too deeply"
+    except RecursionError:
+        # Nested past `json`'s recursion, so past BODY_MAX_DEPTH, which `scan_text` reports
+        # where the text crosses it; it walks with a stack of its own, and stops there.
+        scan = scan_text(text, _EMPTY, BODY_MAX_DEPTH)
+        if scan.problems and scan.problems[-1].kind == DEPTH:
+            reading.problems = [scan.problems[-1]]
+        else:  # the caller's own stack was already deep
+            reading.not_json = "nested too deeply"
+        return
+    except ValueError as error:  # an integer over 4,300 digits
+        reading.not_json = str(error)
         return
     # `json` decodes an escaped lone surrogate to a surrogate code point: looked for when the
     # text has an escape.
-    strings = surrogates_possible or "\\u" in text
-    if _suspect(value, text, strings=strings):
+    surrogates = surrogates_possible or (_has_backslash(source) and "\\u" in text)
+    if _suspect(value, source, surrogates=surrogates):
         scan = scan_text(text, _EMPTY, BODY_MAX_DEPTH)
         if scan.problems:
             reading.problems = scan.problems
@@ -205,112 +206,91 @@ def _accept(reading: BodyReading, value: object) -> None:
     reading.refused = False
 
 
-def _suspect(value: object, text: bytes | str, strings: bool) -> bool:
-    r"""Whether `text`, whose decoded value is `value`, may hold what I-JSON refuses.
+def _suspect(value: object, source: bytes | str, surrogates: bool) -> bool:
+    r"""Whether the text `source`, whose decoded value is `value`, may hold what I-JSON refuses.
 
     `False` is sure; `True` sends the text to `scan_text`, which tells. Suspect: containers
-    nested deeper than `BODY_MAX_DEPTH`, an integer or float no double holds, when `strings` a
-    string or name holding a surrogate code point, and a text whose member names the decoded
-    objects do not all hold (a repeated name leaves a member out, and any colon of its
-    strings). Its colons are one per member and one per colon of its strings; when it escapes
-    no colon (`\u003a`, looked for only past a backslash), each colon of a decoded string is
-    one of its own, so the decoded objects hold every member exactly when their members and
-    the colons of their strings number the colons of the text. Counting the text's colons is
-    one pass in C (a single byte); counting the names in the text instead needs searches of
-    several bytes, each slower than the walk.
+    nested deeper than `BODY_MAX_DEPTH`, an integer or float no double holds, when
+    `surrogates` a string or name holding a surrogate code point, and a text whose member
+    names the decoded objects do not all hold, as when a name repeats: its quotes then
+    outnumber theirs. Each string of a text, a member name included, is written between two
+    quotes, and a quote inside it as `\"` (`\u0022`, which hides one, is suspect): so the
+    decoded value holds every member exactly when its strings, each counted as two quotes and
+    the quotes within, number the text's quotes. A text with no backslash has no quote within
+    a string, and its strings are counted without being read. Counting the quotes is one pass
+    in C over a single byte.
     """
-    if isinstance(text, bytes):
-        if b"\\" in text and (b"\\u003a" in text or b"\\u003A" in text):
+    escapes = _has_backslash(source)
+    if isinstance(source, bytes):
+        if escapes and b"\\u0022" in source:
             return True
-        members = _walk(value, True, strings)
-        return members < 0 or members != text.count(b":")
-    if "\\" in text and ("\\u003a" in text or "\\u003A" in text):
-        return True
-    members = _walk(value, True, strings)
-    return members < 0 or members != text.count(":")
+        quotes = source.count(b'"')
+    else:
+        if escapes and "\\u0022" in source:
+            return True
+        quotes = source.count('"')
+    counted = _quotes(value, escapes, surrogates)
+    return counted < 0 or counted != quotes
 
 
-def _walk(value: object, colons: bool, strings: bool) -> int:
-    """The members of the objects of `value`, plus, when `colons`, the colons of its strings.
+def _has_backslash(source: bytes | str) -> bool:
+    """Whether the text `source` holds a backslash, with which JSON escapes a character."""
+    if isinstance(source, bytes):
+        return _BACKSLASH in source
+    return "\\" in source
 
-    -1 when it holds a container nested deeper than `BODY_MAX_DEPTH`, a number no double
-    holds, or, when `strings`, a string or name holding a surrogate code point. Only
-    containers are kept to be walked; the other values are looked at where they are met.
+
+def _quotes(value: object, within: bool, surrogates: bool, depth: int = 1) -> int:
+    """The quotes a text of `value` writes: two a string and a name, and when `within` its own.
+
+    -1 when `value` holds a container nested deeper than `BODY_MAX_DEPTH`, a number no double
+    holds, or, when `surrogates`, a string or name holding a surrogate code point. `depth` is
+    that of `value`, the body's being 1: the recursion stops past the limit, so it is short.
     """
-    total = 0
-    pending: list[object] = [value]
-    depths: list[int] = [1]  # the depth of each pending value: the body's is 1
-    while pending:
-        current = pending.pop()
-        depth = depths.pop()
-        cls = type(current)
-        if cls is dict:
-            if depth > BODY_MAX_DEPTH:
+    cls = type(value)
+    if cls is dict:
+        if depth > BODY_MAX_DEPTH:
+            return -1
+        total = 0
+        for name, item in cast("dict[str, object]", value).items():
+            name_quotes = _leaf_quotes(name, str, within, surrogates)
+            item_quotes = _quotes(item, within, surrogates, depth + 1)
+            if name_quotes < 0 or item_quotes < 0:
                 return -1
-            members = cast("dict[str, object]", current)
-            total += len(members)
-            for name, item in members.items():
-                found = _leaf_count(name, str, colons, strings)
-                if found < 0:
-                    return -1
-                total += found
-                kind = type(item)
-                if kind is dict or kind is list:
-                    pending.append(item)
-                    depths.append(depth + 1)
-                else:
-                    found = _leaf_count(item, kind, colons, strings)
-                    if found < 0:
-                        return -1
-                    total += found
-        elif cls is list:
-            if depth > BODY_MAX_DEPTH:
-                return -1
-            for item in cast("list[object]", current):
-                kind = type(item)
-                if kind is dict or kind is list:
-                    pending.append(item)
-                    depths.append(depth + 1)
-                else:
-                    found = _leaf_count(item, kind, colons, strings)
-                    if found < 0:
-                        return -1
-                    total += found
-        else:  # the body itself is a string, a number or a literal
-            found = _leaf_count(current, cls, colons, strings)
+            total += name_quotes + item_quotes
+        return total
+    if cls is list:
+        if depth > BODY_MAX_DEPTH:
+            return -1
+        total = 0
+        for item in cast("list[object]", value):
+            found = _quotes(item, within, surrogates, depth + 1)
             if found < 0:
                 return -1
             total += found
-    return total
+        return total
+    return _leaf_quotes(value, cls, within, surrogates)
 
 
-def _leaf_count(value: object, kind: type, colons: bool, strings: bool) -> int:
-    """What a value that is no container adds to the walk's count, or -1.
-
-    A string (a member name included) adds its `_text_count`; a number a double holds, or a
-    literal, adds nothing; any other number is -1.
-    """
+def _leaf_quotes(value: object, kind: type, within: bool, surrogates: bool) -> int:
+    """The quotes a text of a value that is no container writes, or -1 (`_quotes`)."""
     if kind is str:
-        if colons or strings:
-            return _text_count(cast("str", value), colons, strings)
-        return 0
+        text = cast("str", value)
+        if surrogates and has_surrogate(text):
+            return -1
+        if within and '"' in text:
+            return 2 + text.count('"')
+        return 2
     return 0 if _number_fits(value, kind) else -1
-
-
-def _text_count(text: str, colons: bool, strings: bool) -> int:
-    """The colons of `text` when `colons` (else 0); -1 when `strings` and it holds a surrogate."""
-    if strings and has_surrogate(text):
-        return -1
-    if colons and ":" in text:
-        return text.count(":")
-    return 0
 
 
 def _number_fits(value: object, kind: type) -> bool:
     """Whether `value`, of class `kind`, is no number, or one a double holds."""
     if kind is int:
         number = cast("int", value)
-        return number.bit_length() <= _DOUBLE_SAFE_INTEGER_BITS or not _overflows(number)
+        # Told by a comparison, but for an integer of over 1,023 bits, which may round to an
+        # infinity as a double (2**1024 - 2**970 and up do): it is then converted to tell.
+        return -_DOUBLE_SAFE_INTEGER <= number <= _DOUBLE_SAFE_INTEGER or not _overflows(number)
     if kind is float:
         return math.isfinite(cast("float", value))
     return True

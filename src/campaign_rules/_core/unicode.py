@@ -19,5 +19,13 @@ LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 
 
 def has_surrogate(text: str) -> bool:
-    """Whether `text` holds a surrogate code point (an ASCII text is told at once)."""
-    return not text.isascii() and SURROGATE_CHARACTER.search(text) is not None
+    """Whether `text`, a plain `str`, holds a surrogate code point.
+
+    Encoding it as UTF-8 fails on exactly those, and costs less than searching for them
+    (`SURROGATE_CHARACTER`), even on ASCII text (benchmarks/RESULTS.md, issue 29).
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
