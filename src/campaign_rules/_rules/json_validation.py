@@ -83,24 +83,29 @@ def placed_violations(
     """
     if reading.not_text is not None or reading.too_large:
         return violations
-    places = TextPlaces(reading, tuple(v.pointer for v in violations))
+    places = TextPlaces(reading, violations)
+    if not unplaced:
+        return tuple([placed_copy(violation, places) for violation in violations])
     return tuple(
-        violation if violation.rule in unplaced else placed_copy(violation, places)
-        for violation in violations
+        [
+            violation if violation.rule in unplaced else placed_copy(violation, places)
+            for violation in violations
+        ]
     )
 
 
 class TextPlaces:
     """The places of the violations of one text, found all at once when the first is asked.
 
-    One walk of the text to every pointer reported (`scan_text`), then each is a look-up.
+    One walk of the text to the pointer of every violation reported (`scan_text`), then each
+    is a look-up.
     """
 
-    __slots__ = ("_pointers", "_reading", "_starts")
+    __slots__ = ("_reading", "_starts", "_violations")
 
-    def __init__(self, reading: BodyReading, pointers: tuple[str, ...]) -> None:
+    def __init__(self, reading: BodyReading, violations: tuple[Violation, ...]) -> None:
         self._reading = reading
-        self._pointers = pointers
+        self._violations = violations
         self._starts: dict[str, int] | None = None
 
     def place(self, rule: str, pointer: str) -> tuple[int, int] | None:
@@ -113,8 +118,8 @@ class TextPlaces:
         starts = self._starts
         if starts is None:
             wanted: set[str] = set()
-            for each in self._pointers:
-                wanted.update(_ancestors(each))
+            for violation in self._violations:
+                wanted.update(_ancestors(violation.pointer))
             starts = self._starts = scan_text(text, frozenset(wanted), BODY_MAX_DEPTH).starts
         for ancestor in reversed(_ancestors(pointer)):
             offset = starts.get(ancestor)
