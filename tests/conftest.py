@@ -1,7 +1,5 @@
 """Hypothesis profiles: `ci` (derandomized, 1,000 examples a property) when CI is set.
 
-`ci-second` takes 200 examples a property, for CI's run of the suite on the second build.
-
 `HYPOTHESIS_PROFILE` picks one by name; `scripts/mutation.py` picks `mutation`.
 """
 
@@ -17,9 +15,6 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
     print_blob=True,
 )
-# CI's second run of the suite, on the pure-Python build (D-compiled-build): the same properties
-# with fewer examples, since the first run, on the compiled build, took 1,000 of each.
-settings.register_profile("ci-second", parent=settings.get_profile("ci"), max_examples=200)
 settings.register_profile("dev", max_examples=100, deadline=None)
 # Mutation testing runs the suite once per mutant: fewer examples, the same ones every run.
 settings.register_profile(

@@ -2,11 +2,12 @@
 
 setup.py declares, in one list, the modules the compiled build leaves interpreted; every other
 module of the package is compiled, and the first tests here check that against the build that
-runs. `nox -s tests` (noxfile.py, which `.ci/run` runs) runs the suite on the build compiled
-with mypyc and on the pure-Python build, each installed with `pip install .`, with
-`CAMPAIGN_RULES_EXPECT_BUILD` set to `compiled` or `pure`, so that a build that quietly fell
-back (or a source tree on `sys.path` in front of the installed package) fails here; `nox -s
-parity` runs only this module and tests/test_construct.py. On the compiled build, the
+runs. `nox -s tests` (noxfile.py) runs the suite on the build compiled with mypyc and on the
+pure-Python build, each installed with `pip install .`, with `CAMPAIGN_RULES_EXPECT_BUILD` set
+to `compiled` or `pure`, so that a build that quietly fell back (or a source tree on
+`sys.path` in front of the installed package) fails here; `nox -s parity` runs only this
+module and tests/test_construct.py. `.ci/run` runs the first on the compiled build and the
+second on the pure-Python one. On the compiled build, the
 pure-Python build of the same source runs in a second process (`tests/builds.py`), and both
 must give the same outcome for generated and hostile inputs to every public function whose
 work the compiled modules do. Under an editable install, which is pure Python, the comparisons
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib.machinery
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -127,6 +129,11 @@ def test_version_names_the_build() -> None:
     ).stdout
     build = "compiled with mypyc" if campaign_rules.COMPILED else "pure Python"
     assert printed == f"campaign-rules {campaign_rules.__version__} ({build})\n"
+
+
+def test_the_installed_version_is_the_one_the_package_states() -> None:
+    # pyproject.toml reads it from `campaign_rules.__version__`, where it is written once.
+    assert importlib.metadata.version("campaign-rules") == campaign_rules.__version__
 
 
 @pytest.fixture(scope="module")

@@ -137,8 +137,8 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
     ),
     ("docs/guides/builds.md", ".venv/bin/nox -s parity"): Elsewhere(
         "it builds the package twice with mypyc and pip, a few minutes; .ci/run runs the same "
-        "builds and the whole suite, the parity tests included, with `nox -s tests`",
-        ".ci/run: .venv/bin/nox -s tests",
+        "builds, the whole suite on the compiled one, the parity tests included",
+        '.ci/run: .venv/bin/nox -s "tests(compiled)" "parity(pure)"',
     ),
     ("docs/mutation.md", "python3 -m venv .venv && .venv/bin/pip install -e '.[test,mutation]'"): (
         Elsewhere(
