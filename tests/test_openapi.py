@@ -249,14 +249,16 @@ EXPECTED_ERRORS: dict[tuple[str, str], dict[int, list[str] | None]] = {
         415: ["INVALID_REQUEST"],  # D-body-reading: not declared JSON
         429: ["RATE_LIMITED"],
         500: ["SERVER_ERROR"],
+        503: ["SERVER_ERROR"],  # D-fleet: the records cannot be reached now
     },
     CONTACT: {
         401: None,
         404: ["NOT_FOUND", "CONTACT_NOT_FOUND"],
         429: ["RATE_LIMITED"],
         500: ["SERVER_ERROR"],
+        503: ["SERVER_ERROR"],
     },
-    THREAD: {401: None, 404: None, 429: None, 500: None},
+    THREAD: {401: None, 404: None, 429: None, 500: None, 503: None},
 }
 
 
@@ -275,7 +277,7 @@ def test_each_error_status_has_its_body_and_keys(where: tuple[str, str]) -> None
             assert first == {"$ref": "#/components/schemas/ApiError"}
             assert sorted(narrowing["properties"]["error"]["enum"]) == sorted(keys)
         headers = errors[status].get("headers", {})
-        assert sorted(headers) == (["Retry-After"] if status == 429 else [])
+        assert sorted(headers) == (["Retry-After"] if status in (429, 503) else [])
 
 
 def test_retry_after_is_whole_seconds() -> None:

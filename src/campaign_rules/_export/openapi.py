@@ -195,18 +195,28 @@ _STATUS_DESCRIPTIONS: Final = {
     401: "Missing or invalid credentials (spec 5).",
     402: "The organization's billing limit is reached (spec 4.1 rule 4).",
     404: "No such record, or a path that cannot name one (D-path-ids, D-thread-id).",
-    429: "Over the rate of the API key for this operation (spec 8, D-rate-limit, D-rate-scope).",
+    429: (
+        "Over the rate of the API key for this operation (spec 8, D-rate-limit, D-rate-scope); "
+        "for a create with an Idempotency-Key, also while the same request is still running "
+        "(D-idempotency-claim)."
+    ),
     413: "The body is larger than the service reads; it is refused unread (D-body-reading).",
     415: (
         "The body is not declared `Content-Type: application/json` (with `charset=utf-8` or "
         "no parameter); it is refused unread (D-body-reading)."
     ),
     500: "The server found a broken record or broke its own rules (D-response-violations).",
+    503: "The service cannot reach its records now; it is worth sending again (D-fleet).",
 }
 
 # D-body-reading: what an operation that takes a body answers, before reading it, to a body it
 # will not read (too large, or not declared JSON): the status, and the key of its envelope.
 _BODY_REFUSALS: Final = {413: ErrorKey.INVALID_REQUEST, 415: ErrorKey.INVALID_REQUEST}
+# D-fleet: what any operation answers while the service cannot reach its records, in the
+# operation's error shape.
+_UNAVAILABLE: Final = {503: ErrorKey.SERVER_ERROR}
+# The statuses answered with `Retry-After`: the rate (D-rate-limit) and the records' absence.
+_RETRY_LATER: Final = frozenset({STATUS_OF_KEY[ErrorKey.RATE_LIMITED], *_UNAVAILABLE})
 
 
 def openapi() -> dict[str, Any]:
@@ -281,7 +291,9 @@ def _security_scheme() -> dict[str, Any]:
 
 def _retry_after() -> dict[str, Any]:
     return {
-        "description": "Whole seconds to wait before the next request, rounded up (D-rate-limit).",
+        "description": (
+            "Whole seconds to wait before the next request, rounded up (D-rate-limit, D-fleet)."
+        ),
         "required": True,
         "schema": {"type": "string", "pattern": "^[1-9][0-9]*$", "not": dict(LINE_BREAK)},
     }
@@ -407,6 +419,7 @@ def _responses(operation: _Operation) -> dict[str, Any]:
     statuses = {401: None, **_keys_by_status(operation.rules)}
     if _takes_body(operation):
         statuses |= {status: [key.value] for status, key in _BODY_REFUSALS.items()}
+    statuses |= {status: [key.value] for status, key in _UNAVAILABLE.items()}
     for status, keys in sorted(statuses.items()):
         if keys is None or operation.status_bodies:
             body = {"allOf": [_component("CredentialsError"), _error_is(status)]}
@@ -416,7 +429,7 @@ def _responses(operation: _Operation) -> dict[str, Any]:
             "description": _STATUS_DESCRIPTIONS[status],
             "content": {_JSON: {"schema": body}},
         }
-        if status == STATUS_OF_KEY[ErrorKey.RATE_LIMITED]:
+        if status in _RETRY_LATER:
             response["headers"] = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
         responses[str(status)] = response
     return responses
