@@ -33,8 +33,9 @@ _TEXT_MARK: Final = "\ufeff"
 # A byte looked for in bytes by its value: `in` with a bytes pattern first tries to read the
 # pattern as an integer, and makes and drops an exception, which costs more than the search.
 _BACKSLASH: Final = ord("\\")
-# Any integer of at most 1,023 bits converts to a finite double.
-_DOUBLE_SAFE_INTEGER: Final = 2**1023 - 1
+# An integer of more bits than this may round to an infinity as a double (2**1024 - 2**970
+# and up do): it is then converted to tell.
+_DOUBLE_SAFE_INTEGER_BITS: Final = 1023
 
 
 class BodyReading:
@@ -288,9 +289,7 @@ def _number_fits(value: object, kind: type) -> bool:
     """Whether `value`, of class `kind`, is no number, or one a double holds."""
     if kind is int:
         number = cast("int", value)
-        # Told by a comparison, but for an integer of over 1,023 bits, which may round to an
-        # infinity as a double (2**1024 - 2**970 and up do): it is then converted to tell.
-        return -_DOUBLE_SAFE_INTEGER <= number <= _DOUBLE_SAFE_INTEGER or not _overflows(number)
+        return number.bit_length() <= _DOUBLE_SAFE_INTEGER_BITS or not _overflows(number)
     if kind is float:
         return math.isfinite(cast("float", value))
     return True
