@@ -49,6 +49,25 @@ def group(pgid: int) -> set[int]:
     return members
 
 
+def where_they_wait(pgid: int) -> str:
+    """What each live process of group `pgid` is doing, for the message of a test that failed.
+
+    From /proc: its state, its signals pending, blocked, ignored and caught (masks), the kernel
+    function it sleeps in, and the system call it is in (its number first), so that a command
+    still running after a signal says where it is stuck.
+    """
+    lines = []
+    for pid in sorted(group(pgid)):
+        with contextlib.suppress(OSError):
+            status = (Path(f"/proc/{pid}") / "status").read_text().splitlines()
+            wanted = ("State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+            facts = [line.replace("\t", " ") for line in status if line.startswith(wanted)]
+            wchan = (Path(f"/proc/{pid}") / "wchan").read_text()
+            syscall = " ".join((Path(f"/proc/{pid}") / "syscall").read_text().split()[:2])
+            lines.append(f"{pid}: {'; '.join(facts)}; wchan {wchan}; syscall {syscall}")
+    return "\n".join(lines) or "no live process in the group"
+
+
 def wait_until(ready: object, seconds: float, what: str) -> None:
     """Poll `ready()` every 10 ms until it is true; fail the test after `seconds`."""
     deadline = time.monotonic() + seconds

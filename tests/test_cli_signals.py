@@ -32,6 +32,7 @@ from tests.cli_support import (
     read_exactly,
     started,
     wait_until,
+    where_they_wait,
 )
 
 pytestmark = needs_proc
@@ -174,7 +175,10 @@ def test_a_signal_at_any_moment_of_an_audit_ends_it_and_all_its_workers(
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"still running 10 s after {stop} at {moment!r}") from None
+            where = where_they_wait(process.pid)
+            raise AssertionError(
+                f"still running 10 s after {stop} at {moment!r}:\n{where}"
+            ) from None
         assert group(process.pid) == set()  # no worker left
         assert process.returncode == status
         assert process.stderr is not None
