@@ -57,13 +57,14 @@ def where_they_wait(pgid: int) -> str:
     still running after a signal says where it is stuck.
     """
     lines = []
+    wanted = ("State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
     for pid in sorted(group(pgid)):
+        proc = Path(f"/proc/{pid}")
         with contextlib.suppress(OSError):
-            status = (Path(f"/proc/{pid}") / "status").read_text().splitlines()
-            wanted = ("State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+            status = (proc / "status").read_text().splitlines()
             facts = [line.replace("\t", " ") for line in status if line.startswith(wanted)]
-            wchan = (Path(f"/proc/{pid}") / "wchan").read_text()
-            syscall = " ".join((Path(f"/proc/{pid}") / "syscall").read_text().split()[:2])
+            wchan = (proc / "wchan").read_text()
+            syscall = " ".join((proc / "syscall").read_text().split()[:2])
             lines.append(f"{pid}: {'; '.join(facts)}; wchan {wchan}; syscall {syscall}")
     return "\n".join(lines) or "no live process in the group"
 

@@ -84,8 +84,6 @@ def placed_violations(
     if reading.not_text is not None or reading.too_large:
         return violations
     places = TextPlaces(reading, violations)
-    if not unplaced:
-        return tuple([placed_copy(violation, places) for violation in violations])
     return tuple(
         [
             violation if violation.rule in unplaced else placed_copy(violation, places)
