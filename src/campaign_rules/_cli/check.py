@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import codecs
 import enum
-import json
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -25,6 +24,7 @@ from campaign_rules._cli.options import add_docs_url
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.violations import Violation
+from campaign_rules._core.written_json import i_json
 from campaign_rules._export.links import rule_url
 from campaign_rules._wire.convert import to_wire
 from campaign_rules.responses import (
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> tuple[int
             checked.append((path, result))
     if args.json:
         reports = [_json_report(path, result, args.docs_url) for path, result in checked]
-        text = json.dumps(reports, indent=2, allow_nan=False) + "\n"
+        text = i_json(reports, indent=2) + "\n"
     else:
         lines = [_line(path, v) for path, result in checked for v in result.violations]
         text = "".join(line + "\n" for line in [*lines, _count(checked, unreadable)])
