@@ -3,7 +3,7 @@
 `NO_COLOR` (https://no-color.org), set to any non-empty value, turns colour off, and wins over
 `FORCE_COLOR`, which turns it on even in a pipe or a file; without either, a stream has colour
 when it is a terminal and `TERM` is not `dumb`. This is the order CPython 3.13 follows for its
-own tracebacks (`_colorize.can_colorize`), and pytest's (D-cli-colour).
+own tracebacks (can_colorize, in its module _colorize), and pytest's (D-cli-colour).
 """
 
 from __future__ import annotations
