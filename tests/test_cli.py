@@ -6,7 +6,6 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
@@ -18,26 +17,10 @@ from campaign_rules._cli.exits import ExitStatus
 from campaign_rules._core.limits import RETRIES
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.links import DOCS_URL, rule_url
+from tests.cli_support import lines_of
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 VALID_NAMES = ["phone_call.json", "whatsapp.json", "scheduled_cycles.json"]
-
-
-def line_of(path: object, violation: Violation) -> str:
-    """What `check` prints of a violation read from text (D-check-output)."""
-    message = violation.message
-    if violation.field is not None and not message.startswith(f"{violation.field} "):
-        message = f"{violation.field}: {message}"
-    return (
-        f"{path}:{violation.line}:{violation.column}: {violation.key.value} {message} "
-        f"[{violation.rule}]"
-    )
-
-
-def lines_of(path: object, violations: Sequence[Violation]) -> list[str]:
-    """What `check` prints of a file's violations: in the order of the text (D-check-output)."""
-    placed = sorted(violations, key=lambda v: (v.line is not None, v.line or 0, v.column or 0))
-    return [line_of(path, v) for v in placed]
 
 
 @pytest.mark.parametrize("name", VALID_NAMES)
