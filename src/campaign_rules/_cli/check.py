@@ -183,9 +183,9 @@ def _decoded(data: bytes) -> object:
 def in_text_order(violations: Sequence[Violation]) -> list[Violation]:
     """The violations by line, then column, as a reader meets them in the file.
 
-    Those with no place (a response body's, or the body's size) come first: they are of the
-    whole body. At one place, they stay in the order of the rule table, which `Result.violations`
-    keeps (the envelope names its first).
+    Those with no place (a response body's, or a body over the size limit) come first: they
+    are of the whole body. At one place, they stay in the order of the rule table, which
+    `Result.violations` keeps (the envelope names its first).
     """
     return sorted(violations, key=_place)
 

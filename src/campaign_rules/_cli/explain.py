@@ -115,7 +115,7 @@ def _nearest(name: str, infos: Sequence[RuleInfo]) -> list[str]:
     `retries` finds `retries.within_bounds` and `retry` too.
     """
     wanted = name.casefold()
-    names = list(dict.fromkeys(name for info in infos for name in (info.id, info.key.value)))
+    names = list(dict.fromkeys(label for info in infos for label in (info.id, info.key.value)))
     alike: list[tuple[float, int, str]] = []
     for order, candidate in enumerate(names):
         whole = candidate.casefold()
