@@ -13,10 +13,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+
+from campaign_rules import Violation
 
 COMMAND = [sys.executable, "-m", "campaign_rules"]
 
@@ -138,3 +140,20 @@ def read_exactly(fd: int, size: int, process: subprocess.Popen[bytes], seconds: 
             break
         time.sleep(0.005)
     return bytes(data)
+
+
+def line_of(path: object, violation: Violation) -> str:
+    """What `check` prints of a violation read from text (D-check-output)."""
+    message = violation.message
+    if violation.field is not None and not message.startswith(f"{violation.field} "):
+        message = f"{violation.field}: {message}"
+    return (
+        f"{path}:{violation.line}:{violation.column}: {violation.key.value} {message} "
+        f"[{violation.rule}]"
+    )
+
+
+def lines_of(path: object, violations: Sequence[Violation]) -> list[str]:
+    """What `check` prints of a file's violations: in the order of the text (D-check-output)."""
+    placed = sorted(violations, key=lambda v: (v.line is not None, v.line or 0, v.column or 0))
+    return [line_of(path, v) for v in placed]

@@ -17,18 +17,10 @@ from campaign_rules._cli.exits import ExitStatus
 from campaign_rules._core.limits import RETRIES
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.links import DOCS_URL, rule_url
+from tests.cli_support import lines_of
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 VALID_NAMES = ["phone_call.json", "whatsapp.json", "scheduled_cycles.json"]
-
-
-def line_of(path: object, violation: Violation) -> str:
-    """What `check` prints of a violation read from text (D-check-output)."""
-    field = "(body)" if violation.field is None else violation.field
-    return (
-        f"{path}:{violation.line}:{violation.column}: {violation.key.value} {field} "
-        f"{violation.message} [{violation.rule}]"
-    )
 
 
 @pytest.mark.parametrize("name", VALID_NAMES)
@@ -42,11 +34,15 @@ def test_invalid_example_prints_one_line_per_violation_then_the_count(capsys):
     assert main(["check", str(path)]) == 1
     lines = capsys.readouterr().out.splitlines()
     violations = validate_create_json(path.read_bytes()).violations
-    assert lines == [*(line_of(path, v) for v in violations), "Found 7 violations in 1 file"]
-    assert f"{path}:7:14: INVALID_REQUEST retries {RETRIES.must_be('retries')}" in "\n".join(lines)
+    assert lines == [*lines_of(path, violations), "Found 7 violations in 1 file"]
+    assert f"{path}:7:14: INVALID_REQUEST {RETRIES.must_be('retries')} [" in "\n".join(lines)
+    places = [tuple(map(int, line.split(":")[1:3])) for line in lines[:-1]]
+    assert places == sorted(places)
+    assert places[:3] == [(3, 15), (6, 20), (7, 14)]
     assert any(
         re.fullmatch(
-            rf"{re.escape(str(path))}:\d+:\d+: SCHEDULED_MODE_ONLY cycles.schedule_start_date .*",
+            rf"{re.escape(str(path))}:\d+:\d+: SCHEDULED_MODE_ONLY "
+            r"cycles\.schedule_start_date is .*",
             line,
         )
         for line in lines
@@ -106,7 +102,7 @@ def test_the_command_reads_what_the_server_reads(tmp_path, capsys):
         assert main(["check", str(path)]) == 1
         violations = validate_create_json(data).violations
         assert violations
-        assert capsys.readouterr().out.splitlines()[:-1] == [line_of(path, v) for v in violations]
+        assert capsys.readouterr().out.splitlines()[:-1] == lines_of(path, violations)
 
 
 def test_json_output_carries_status_and_envelope(capsys):
@@ -217,7 +213,7 @@ def test_a_creation_body_that_is_not_i_json_is_a_violation_with_its_place(
     assert main(["check", str(path)]) == 1
     captured = capsys.readouterr()
     violations = validate_create_json(content).violations
-    assert captured.out.splitlines()[:-1] == [line_of(path, v) for v in violations]
+    assert captured.out.splitlines()[:-1] == lines_of(path, violations)
     assert captured.err == ""
 
 
@@ -250,7 +246,7 @@ def test_standard_input_is_read_with_a_dash(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(body)))
     assert main(["check", "-"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("-:1:1: INVALID_REQUEST agent_id agent_id is required")
+    assert lines[0].startswith("-:1:1: INVALID_REQUEST agent_id is required")
 
 
 def test_rules_prints_the_catalogue(capsys):
@@ -266,7 +262,8 @@ def test_module_entry_point_runs_as_a_process():
         check=False,
     )
     assert done.returncode == 1
-    assert done.stdout.startswith(f"{EXAMPLES / 'invalid.json'}:3:15: INVALID_REQUEST agent_id ")
+    first = f"{EXAMPLES / 'invalid.json'}:3:15: INVALID_REQUEST agent_id must be"
+    assert done.stdout.startswith(first)
     assert done.stderr == ""
 
 
@@ -286,7 +283,7 @@ def test_the_command_reads_files_and_standard_input_in_one_process(tmp_path):
     assert done.stderr == b""
     violations = validate_create_json(broken.read_bytes()).violations
     assert out.splitlines() == [
-        *(line_of(broken, v) for v in violations),
+        *lines_of(broken, violations),
         "Found 1 violation in 1 of 2 files",
     ]
     # The repeat, placed at its value: the fourth line, after the CR LF of each line before.
@@ -346,8 +343,8 @@ def test_a_broken_response_prints_its_violations_with_paths(tmp_path, capsys):
     assert main(["check", "--kind", "create-response", str(path)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert [line.rpartition(" [")[0] for line in lines[:-1]] == [
-        f"{path}: SERVER_ERROR campaign.agent.name campaign.agent.name is required",
-        f"{path}: SERVER_ERROR campaign.integration.id campaign.integration.id must be a string",
+        f"{path}: SERVER_ERROR campaign.agent.name is required",
+        f"{path}: SERVER_ERROR campaign.integration.id must be a string",
     ]
     assert lines[-1] == "Found 2 violations in 1 file"
 
@@ -449,3 +446,23 @@ def test_the_help_lists_every_exit_status(capsys, command):
     assert listed, text
     assert [int(status) for status in re.findall(r"(?:^|, )(\d+) ", listed[1])] == list(ExitStatus)
     assert "130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM)" in listed[1]
+
+
+def test_a_line_names_its_field_once_before_a_message_that_does_not_begin_with_it(tmp_path, capsys):
+    body = json.loads((EXAMPLES / "whatsapp.json").read_text(encoding="utf-8"))
+    path = tmp_path / "unknown.json"
+    body.pop("retries", None)
+    # `retries` first in the text, and its rule after `payload.known_members_only` in the table.
+    text = json.dumps({"retries": 9} | body | {"retry": 2}, indent=1)
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    lines = capsys.readouterr().out.splitlines()[:-1]
+    [unknown] = [line for line in lines if "payload.known_members_only" in line]
+    [retries] = [line for line in lines if "retries.within_bounds" in line]
+    assert re.fullmatch(
+        rf"{re.escape(str(path))}:\d+:\d+: INVALID_REQUEST retry: this is not a known field "
+        r"of the request body \[payload.known_members_only\]",
+        unknown,
+    )
+    assert f" INVALID_REQUEST {RETRIES.must_be('retries')} [" in retries
+    assert lines.index(retries) < lines.index(unknown)

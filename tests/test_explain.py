@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from campaign_rules._export import sources
 from campaign_rules._export.clauses import clauses
 from campaign_rules.schema import catalogue
@@ -63,11 +65,70 @@ def test_a_rule_that_cites_only_decisions_says_so() -> None:
     assert "D-blank-name: a name needs a visible character" in done.stdout
 
 
-def test_an_unknown_id_exits_2_with_one_line() -> None:
+def test_an_unknown_id_exits_2_with_one_line_that_suggests_the_nearest() -> None:
     done = explain("retries.within_bound")
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == "campaign-rules: explain: no rule or error key 'retries.within_bound'\n"
+    assert done.stderr == (
+        "campaign-rules: explain: no rule or error key 'retries.within_bound'; "
+        "did you mean retries.within_bounds?\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "suggested"),
+    [
+        ("retries", "retries.within_bounds"),
+        ("retry", "retries.within_bounds"),
+        ("timezone", "timezone.is_iana_name"),
+        ("invalid_reqest", "INVALID_REQUEST"),
+        ("name", "name.within_max_length, name.not_blank or timezone.is_iana_name"),
+    ],
+)
+def test_a_name_of_no_rule_is_answered_with_the_rules_and_keys_nearest_it(
+    name: str, suggested: str
+) -> None:
+    done = explain(name)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"campaign-rules: explain: no rule or error key {name!r}; did you mean {suggested}?\n"
+    )
+
+
+def test_a_name_like_none_says_where_the_names_are() -> None:
+    done = explain("zzz")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.endswith("; `campaign-rules rules` lists them all\n")
+    assert done.stderr.count("\n") == 1
+
+
+def test_an_error_key_is_taken_in_any_case_and_one_rule_is_counted_as_one() -> None:
+    upper = explain("SCHEDULED_MODE_ONLY")
+    assert upper.returncode == 0, upper.stderr
+    assert upper.stdout.startswith(
+        "1 rule yields SCHEDULED_MODE_ONLY: cycles.cooldown_mode_has_no_schedule\n"
+    )
+    for spelling in ("scheduled_mode_only", "Scheduled_Mode_Only"):
+        assert explain(spelling).stdout == upper.stdout
+    lower = explain("invalid_request")
+    assert lower.returncode == 0, lower.stderr
+    assert lower.stdout == explain("INVALID_REQUEST").stdout
+    yielding = sum(1 for info in catalogue() if info.key.value == "INVALID_REQUEST")
+    assert lower.stdout.startswith(f"{yielding} rules yield INVALID_REQUEST: ")
+
+
+def test_one_case_is_counted_as_one(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / sources.DECISIONS).write_text("# Decisions\n", encoding="utf-8")
+    cases = tmp_path / sources.CASES
+    cases.mkdir(parents=True)
+    one = {"rule": "name.not_blank", "cases": [{"title": "blank", "violations": [["x"]]}]}
+    (cases / "name.not_blank.json").write_text(json.dumps(one), encoding="utf-8")
+    done = explain("name.not_blank", "--source", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "Cases: 1 proves it, 0 accepted and 1 refused (tests/cases/name.not_blank.json)." in (
+        done.stdout
+    )
 
 
 def test_a_directory_that_is_no_source_tree_exits_2(tmp_path: Path) -> None:

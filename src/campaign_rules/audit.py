@@ -17,7 +17,6 @@ Nothing here raises on a line: a line that is not JSON text is counted as `unrea
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Final, TypedDict, TypeVar
 
@@ -28,6 +27,7 @@ from campaign_rules._audit.report import DOCS_URL, render_report
 from campaign_rules._core.json import ONE_TEXT_CLASSES
 from campaign_rules._core.strict_json import BodyReading
 from campaign_rules._core.violations import Violation
+from campaign_rules._core.written_json import i_json
 from campaign_rules._rules.json_validation import placed_violations
 from campaign_rules.schema import ruleset
 
@@ -283,7 +283,7 @@ def audit_chunk(
     # The lines are read, checked and counted in compiled code (campaign_rules._audit).
     tally = tally_lines(lines, rows)
     text = [
-        json.dumps(row) + "\n"
+        i_json(row) + "\n"
         for count, verdict, line in tally.findings
         for row in _rows(first_line + count - 1, verdict, line)
     ]

@@ -31,6 +31,7 @@ from campaign_rules.responses import (
     parse_error,
     parse_thread,
 )
+from tests.cli_support import lines_of
 from tests.doc_examples import fenced_blocks
 from tests.e2e.support import ROOT, DidNotStart, free_port, running, wait_until_ready
 
@@ -199,10 +200,6 @@ def test_the_offline_check_of_the_invalid_example_lists_every_violation(tmp_path
     assert result.returncode == 1, result.stderr
     assert len(violations) > 1
     assert result.stdout.splitlines() == [
-        *(
-            f"examples/invalid.json:{v.line}:{v.column}: {v.key.value} {v.field} {v.message}"
-            f" [{v.rule}]"
-            for v in violations
-        ),
+        *lines_of("examples/invalid.json", violations),
         f"Found {len(violations)} violations in 1 file",
     ]

@@ -17,7 +17,6 @@ import contextlib
 import gzip
 import importlib
 import io
-import json
 import os
 import stat
 import sys
@@ -31,6 +30,7 @@ from campaign_rules._cli.options import add_docs_url
 from campaign_rules._cli.outputs import OutputFile, output_file
 from campaign_rules._cli.pool import WorkerDied, Workers, workers
 from campaign_rules._core.limits import LINE_MAX_BYTES
+from campaign_rules._core.written_json import i_json
 from campaign_rules._export.catalogue import catalogue
 from campaign_rules.audit import AuditSummary, audit_chunk, html_report
 
@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> tuple[int, str]:
         for output in (rows, report):
             if output is not None:
                 output.commit()
-    text = json.dumps(summary.to_json(), indent=2) if args.json else render_table(summary)
+    text = i_json(summary.to_json(), indent=2) if args.json else render_table(summary)
     return (ExitStatus.VALID if summary.all_valid else ExitStatus.INVALID), text + "\n"
 
 

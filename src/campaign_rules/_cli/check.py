@@ -2,9 +2,10 @@
 
 A creation body is read from its bytes with `validate_create_json`, as the reference server
 reads a request's body, so the command and a server give one verdict on one file, a byte order
-mark, a text that is not UTF-8 or not JSON and a duplicate member included; each violation is
-printed as `FILE:LINE:COL: KEY field message [rule]`, as ruff and mypy print theirs, then a
-count (D-check-output). A response body (`--kind`) is decoded as JSON and read by its reader.
+mark, a text that is not UTF-8 or not JSON and a duplicate member included. Each file's
+violations are printed in the order of its text, one a line, `FILE:LINE:COL: KEY message
+[rule]`, as ruff and mypy print theirs, then a count (D-check-output). A response body
+(`--kind`) is decoded as JSON and read by its reader.
 """
 
 from __future__ import annotations
@@ -12,19 +13,21 @@ from __future__ import annotations
 import argparse
 import codecs
 import enum
-import json
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
 
 from campaign_rules import validate_create_json
+from campaign_rules._cli.colour import BOLD, DIM, GREEN, RED, Paint, paint_for
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import standard_input
 from campaign_rules._cli.options import add_docs_url
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.violations import Violation
+from campaign_rules._core.written_json import i_json
 from campaign_rules._export.links import rule_url
 from campaign_rules._wire.convert import to_wire
 from campaign_rules.responses import (
@@ -59,7 +62,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Validate JSON bodies offline (no directory look-ups): campaign creation "
         "requests, read from their bytes as the server reads a request's body (UTF-8, no byte "
         "order mark, I-JSON: no duplicate member names), or response bodies of the service. "
-        "Each violation is printed as FILE:LINE:COL: KEY field message [rule], then the count. "
+        "Each file's violations are printed by line and column, as FILE:LINE:COL: KEY message "
+        "[rule] (with the field before the message, FIELD: message, when the message does not "
+        "begin with it), then the count. "
         + describe_exits(
             valid="every file valid",
             invalid="violations found",
@@ -113,10 +118,15 @@ def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> tuple[int
             checked.append((path, result))
     if args.json:
         reports = [_json_report(path, result, args.docs_url) for path, result in checked]
-        text = json.dumps(reports, indent=2, allow_nan=False) + "\n"
+        text = i_json(reports, indent=2) + "\n"
     else:
-        lines = [_line(path, v) for path, result in checked for v in result.violations]
-        text = "".join(line + "\n" for line in [*lines, _count(checked, unreadable)])
+        paint = paint_for(sys.stdout)
+        lines = [
+            _line(path, violation, paint)
+            for path, result in checked
+            for violation in in_text_order(result.violations)
+        ]
+        text = "".join(line + "\n" for line in [*lines, _count(checked, unreadable, paint)])
     if unreadable:
         return ExitStatus.UNREADABLE, text
     invalid = any(not result.ok for _, result in checked)
@@ -170,14 +180,38 @@ def _decoded(data: bytes) -> object:
         raise _CannotRead(f"it is not valid JSON: {error.reason}{where}") from None
 
 
-def _line(path: str, violation: Violation) -> str:
-    """One violation as ruff and mypy print theirs: `FILE:LINE:COL: KEY field message [rule]`."""
-    place = _printable(path)
+def in_text_order(violations: Sequence[Violation]) -> list[Violation]:
+    """The violations by line, then column, as a reader meets them in the file.
+
+    Those with no place (a response body's, or a body over the size limit) come first: they
+    are of the whole body. At one place, they stay in the order of the rule table, which
+    `Result.violations` keeps (the envelope names its first).
+    """
+    return sorted(violations, key=_place)
+
+
+def _place(violation: Violation) -> tuple[bool, int, int]:
+    if violation.line is None or violation.column is None:
+        return (False, 0, 0)
+    return (True, violation.line, violation.column)
+
+
+def _line(path: str, violation: Violation, paint: Paint) -> str:
+    """One violation as ruff and mypy print theirs: `FILE:LINE:COL: KEY message [rule]`.
+
+    The message names its field as its subject (`retries must be from 0 to 5`); one that does
+    not begin with it (an unknown member's, which names the object) has it before, `FIELD: `.
+    """
+    place = paint(_printable(path), BOLD)
     if violation.line is not None and violation.column is not None:
         place = f"{place}:{violation.line}:{violation.column}"
-    field = "(body)" if violation.field is None else _printable(violation.field)
-    message = _printable(violation.message)
-    return f"{place}: {violation.key.value} {field} {message} [{violation.rule}]"
+    message = violation.message
+    field = violation.field
+    if field is not None and not message.startswith(f"{field} "):
+        message = f"{field}: {message}"
+    key = paint(violation.key.value, BOLD, RED)
+    rule = paint(f"[{violation.rule}]", DIM)
+    return f"{place}: {key} {_printable(message)} {rule}"
 
 
 def _printable(text: str) -> str:
@@ -185,7 +219,7 @@ def _printable(text: str) -> str:
     return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
-def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int) -> str:
+def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int, paint: Paint) -> str:
     """The last line: `Found 7 violations in 1 of 2 files`, or `No violations in 2 files`.
 
     The files that could not be read are counted after it, when there are any.
@@ -195,13 +229,13 @@ def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int) -> str:
     if violations:
         invalid = sum(1 for _, result in checked if result.violations)
         where = f"{invalid} of {_plural(files, 'file')}" if files > 1 else _plural(files, "file")
-        line = f"Found {_plural(violations, 'violation')} in {where}"
+        line = paint(f"Found {_plural(violations, 'violation')} in {where}", BOLD, RED)
     elif files:
-        line = f"No violations in {_plural(files, 'file')}"
+        line = paint(f"No violations in {_plural(files, 'file')}", BOLD, GREEN)
     else:
         line = "No files checked"
     if unreadable:
-        line += f"; {_plural(unreadable, 'file')} could not be read"
+        line += f"; {paint(_plural(unreadable, 'file'), BOLD)} could not be read"
     return line
 
 

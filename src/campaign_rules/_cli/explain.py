@@ -4,14 +4,19 @@ For each rule it prints the summary, stage, error key and status, the text of ev
 clause it cites (from the spec shipped in the package), the decisions it rests on and how many
 cases prove it. The decisions and the cases live in the project's source tree, not in the
 package: they are read from it when the command runs in one (or from an editable install), and
-otherwise the command says where they are (D-explain-sources).
+otherwise the command says where they are (D-explain-sources). A name is taken in any case
+(`invalid_request`); an unknown one is answered with the nearest rule ids and keys.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits
 from campaign_rules._export import sources
@@ -22,6 +27,14 @@ from campaign_rules._export.links import DOCS_URL, rule_url
 __all__ = ["add_parser", "explain"]
 
 _INDENT = "    "
+# The most names an unknown one is answered with; how alike a name must be to be one of them
+# (`difflib`'s ratio, its own default: 0.67 from `retry` to `retries`), and how close to the
+# most alike (so `retry` is not also answered with `non_empty`, at 0.6).
+_SUGGESTIONS: Final = 5
+_ALIKE: Final = 0.6
+_NEAR_THE_BEST: Final = 0.05
+# What a rule id or an error key is made of, as words: `retries.within_bounds`, `NOT_FOUND`.
+_WORD_BREAK: Final = re.compile(r"[._]")
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,9 +45,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Explain a rule: the spec clauses it enforces, with their text, the "
         "decisions it rests on, its error key, HTTP status and stage, and how many cases prove "
         "it. Given an error key (INVALID_REQUEST), explain every rule that yields it. "
-        + describe_exits(valid="explained", invalid=None, unreadable="no rule or key of that name"),
+        + describe_exits(
+            valid="explained",
+            invalid=None,
+            unreadable="no rule or key of that name (the nearest are suggested)",
+        ),
     )
-    command.add_argument("rule", metavar="RULE_ID", help="a rule id or an error key")
+    command.add_argument("rule", metavar="RULE_ID", help="a rule id or an error key, in any case")
     command.add_argument(
         "--source",
         metavar="DIR",
@@ -53,9 +70,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def explain(args: argparse.Namespace) -> tuple[int, str]:
     """The exit status, and the text to print (or the one-line reason on standard error)."""
     infos = catalogue()
-    chosen = [info for info in infos if args.rule in (info.id, info.key.value)]
+    wanted = args.rule.casefold()
+    chosen = [info for info in infos if wanted in (info.id.casefold(), info.key.value.casefold())]
     if not chosen:
-        return ExitStatus.UNREADABLE, f"explain: no rule or error key {args.rule!r}"
+        return ExitStatus.UNREADABLE, _unknown(args.rule, infos)
     tree = sources.source_tree(args.source) if args.source else sources.source_tree()
     if args.source and tree is None:
         return ExitStatus.UNREADABLE, (
@@ -70,12 +88,47 @@ def explain(args: argparse.Namespace) -> tuple[int, str]:
     )
     by_id = {clause.id: clause for clause in clauses()}
     parts = []
-    if len(chosen) > 1 or chosen[0].id != args.rule:
+    if chosen[0].id.casefold() != wanted:  # an error key: every rule that yields it
         names = ", ".join(info.id for info in chosen)
-        parts.append(f"{len(chosen)} rules yield {args.rule}: {names}\n")
+        yields = "rule yields" if len(chosen) == 1 else "rules yield"
+        parts.append(f"{len(chosen)} {yields} {chosen[0].key.value}: {names}\n")
     for info in chosen:
         parts.append(_rule(info, by_id, known, counts, args.docs_url))
     return ExitStatus.VALID, "\n".join(parts)
+
+
+def _unknown(name: str, infos: Sequence[RuleInfo]) -> str:
+    """What `explain` says of a name no rule or key has: the nearest ones, or where they are."""
+    said = f"explain: no rule or error key {name!r}"
+    nearest = _nearest(name, infos)
+    if not nearest:
+        return f"{said}; `campaign-rules rules` lists them all"
+    if len(nearest) == 1:
+        return f"{said}; did you mean {nearest[0]}?"
+    return f"{said}; did you mean {', '.join(nearest[:-1])} or {nearest[-1]}?"
+
+
+def _nearest(name: str, infos: Sequence[RuleInfo]) -> list[str]:
+    """The rule ids and error keys most like `name`, the most alike first, then in table order.
+
+    A name is compared with each whole id or key and with each of its words, so that
+    `retries` finds `retries.within_bounds` and `retry` too.
+    """
+    wanted = name.casefold()
+    names = list(dict.fromkeys(label for info in infos for label in (info.id, info.key.value)))
+    alike: list[tuple[float, int, str]] = []
+    for order, candidate in enumerate(names):
+        whole = candidate.casefold()
+        score = max(
+            difflib.SequenceMatcher(None, wanted, word).ratio()
+            for word in (whole, *_WORD_BREAK.split(whole))
+        )
+        if score >= _ALIKE:
+            alike.append((-score, order, candidate))
+    alike.sort()
+    best = -alike[0][0] if alike else 1.0
+    near = [candidate for score, _, candidate in alike if -score >= best - _NEAR_THE_BEST]
+    return near[:_SUGGESTIONS]
 
 
 def _rule(
@@ -118,8 +171,9 @@ def _rule(
         lines.append(f"Cases: in {case_file} of the source tree, shown on the rule's page.")
     elif info.id in counts:
         cases = counts[info.id]
+        prove = "proves" if cases.total == 1 else "prove"
         lines.append(
-            f"Cases: {cases.total} prove it, {cases.accepted} accepted and {cases.refused} "
+            f"Cases: {cases.total} {prove} it, {cases.accepted} accepted and {cases.refused} "
             f"refused ({case_file})."
         )
     else:

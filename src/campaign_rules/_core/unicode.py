@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["LONE_SURROGATE", "SURROGATE_CHARACTER", "has_surrogate"]
+__all__ = ["LONE_SURROGATE", "SURROGATE_CHARACTER", "as_unicode_text", "has_surrogate"]
 
 # Spelt with `chr`: mypyc compiles no surrogate in a string literal.
 SURROGATE_CHARACTER: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
@@ -29,3 +29,12 @@ def has_surrogate(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+def as_unicode_text(text: str) -> str:
+    """`text` with each surrogate code point written U+FFFD, the replacement character.
+
+    A pointer to a member whose name holds a lone surrogate, or a file name whose bytes are not
+    UTF-8 (which Python holds as surrogates, PEP 383), then has a UTF-8 form (D-output-text).
+    """
+    return SURROGATE_CHARACTER.sub("\ufffd", text) if has_surrogate(text) else text
