@@ -45,6 +45,8 @@ CONTROL_CHARACTERS: Final = re.compile(
 FIELD_HEAD_LENGTH: Final = 40
 FIELD_TAIL_LENGTH: Final = FIELD_MAX_LENGTH - FIELD_HEAD_LENGTH - 1
 _CUT: Final = "…"
+# The length of a control character's escape, `\u` and four hex digits.
+_ESCAPE_LENGTH: Final = 6
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -68,11 +70,21 @@ def shown_text(text: str) -> str:
 def shown_name(name: str) -> str:
     """A member name as a field path shows it: `shown_text` of it, cut after 64 characters.
 
-    A cut name ends with `…`. Only the head of a long name is read.
+    A cut name ends with `…`, and an escape is never cut: the name keeps the characters whose
+    shown form fits in 64. Only the head of a long name is read.
     """
     limit = FIELD_PATH_MAX_LENGTH
-    shown = shown_text(name[: limit + 1] if len(name) > limit else name)
-    return shown if len(shown) <= limit else shown[:limit] + _CUT
+    head = name[: limit + 1] if len(name) > limit else name
+    shown = shown_text(head)
+    if len(shown) <= limit:  # escaping never shortens: the name is whole
+        return shown
+    kept = length = 0
+    for character in head:
+        length += _ESCAPE_LENGTH if CONTROL_CHARACTERS.match(character) else 1
+        if length > limit:
+            break
+        kept += 1
+    return shown_text(head[:kept]) + _CUT
 
 
 def bounded_path(path: str) -> str:
