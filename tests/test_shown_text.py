@@ -159,7 +159,7 @@ class TestPointersInOutputs:
         assert row["field"] == "n" * 64 + "…"
 
     def test_check_json_writes_a_500_kb_name_in_a_bounded_output(self, tmp_path: Path) -> None:
-        """The issue's case: a 500 KB name over 50 violations gave 25 MB."""
+        """The issue's case: a 500 KB name, in the pointers of 50 violations, gave 25 MB."""
         name = "n" * 500_000
         body = duplicate_at(name).replace('"a":1,"a":2', ",".join(['"a":1'] * 51))
         path = tmp_path / "body.json"
