@@ -183,9 +183,10 @@ PATCH_MAX_MEMBERS: Final = 51
 BODY_MAX_BYTES: Final = 1_048_576
 BODY_MAX_DEPTH: Final = 64
 
-# D-hostile-input: a field path names at most this many characters of a member name, and is at
-# most this many characters long: the longest a shape of the spec gives, a caller's member of a
-# window of the cycles schedule (`cycles.schedule.wed.`, 64 characters and `…`).
+# D-hostile-input: a field path names at most `FIELD_PATH_MAX_LENGTH` characters of a member
+# name, and holds at most `FIELD_MAX_LENGTH` characters in all: the longest path a shape of the
+# spec gives, a caller's member of a window of the cycles schedule (`cycles.schedule.wed.`, 64
+# characters and `…`). A deeper path is shortened to it (D-shown-text).
 FIELD_PATH_MAX_LENGTH: Final = 64
 FIELD_MAX_LENGTH: Final = 85
 
