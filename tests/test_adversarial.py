@@ -167,8 +167,9 @@ def test_unknown_members_that_look_like_paths_are_reported_by_their_own_names() 
 def test_a_long_hostile_member_name_is_cut_in_the_path_and_kept_out_of_the_message() -> None:
     name = "\ud800\x00" + "n" * HUGE_STRING_LENGTH
     result = validate_create({**BASES["phone_call"], name: 1})
-    # D-lone-surrogates: the path is UTF-8 text, the pointer holds the name whole.
-    assert found(result) == [(IR, "\ufffd" + name[1:64] + "…")]
+    # D-lone-surrogates, D-shown-text: the path is UTF-8 text without a control character, cut
+    # after 64 characters as shown; the pointer holds the name whole.
+    assert found(result) == [(IR, "\ufffd\\u0000" + "n" * 57 + "…")]
     assert result.violations[0].pointer == "/" + name
     check_result(result)
     assert "n" * 10 not in result.violations[0].message

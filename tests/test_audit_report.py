@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from campaign_rules._core.display import CONTROL_CHARACTERS
 from campaign_rules._core.limits import RETRIES
 from campaign_rules.audit import AuditSummary, RuleTally, audit_lines, html_report, merge_summaries
 from tests.audit_support import BROKEN, INVALID, VALID, store_lines
@@ -203,6 +204,28 @@ def test_text_from_the_data_is_escaped_everywhere():
         link.attrs["href"]
         == RULES + "x%27%3E%3Cscript%3Ewindow.pwned%20%3D%201%3C%2Fscript%3E.html"
     )
+
+
+def test_no_control_character_of_the_data_reaches_the_page(tmp_path):
+    """D-shown-text: U+0000 and ESC of a member name, or of any text of a summary, are escaped."""
+    hostile = "x\x00\x1b[2J\u202e\ud800"
+    made = AuditSummary(
+        lines=1,
+        invalid=1,
+        rules={hostile: RuleTally(1, (1,), hostile, hostile)},
+        keys={hostile: 1},
+    )
+    store = tmp_path / "store.jsonl"
+    store.write_text(json.dumps({**json.loads(VALID), hostile: 1}) + "\n", encoding="utf-8")
+    report = tmp_path / "report.html"
+    assert audit_command(str(store), "--html", str(report)).returncode == 1
+    audited = report.read_text(encoding="utf-8")
+    for page in (html_report(made, docs_url=hostile), audited):
+        page.encode("utf-8")  # no lone surrogate either
+        assert CONTROL_CHARACTERS.findall(page.replace("\n", "")) == []
+    row = parse(audited).one("tr", data_rule="payload.known_members_only")
+    assert row.one("code", **{"class": "field"}).text == "x\\u0000\\u001b[2J\\u202e\ufffd"
+    assert "x\\u0000\\u001b[2J\\u202e\ufffd" in html_report(made)
 
 
 markup = st.text(st.sampled_from("<>&\"'/= ascriptimgonerror\u2028\x00`"), max_size=30)

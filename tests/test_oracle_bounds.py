@@ -34,6 +34,8 @@ SPEC: dict[str, tuple[Any, str]] = {
     "OBJECT_MAX_MEMBERS": (64, "D-hostile-input: an object of more than 64 members"),
     "PATCH_MAX_MEMBERS": (51, "D-merge-patch: 64 less the 13 members of a campaign"),
     "FIELD_PATH_MAX_LENGTH": (64, "D-hostile-input: 64 characters of a member name"),
+    "FIELD_MAX_LENGTH": (85, "D-hostile-input: no path is longer than 85 characters"),
+    "POINTER_OUTPUT_MAX_LENGTH": (256, "D-shown-text: a pointer of at most 256 characters"),
     "VIOLATIONS_MAX": (50, "D-hostile-input: at most 50 violations"),
     "THREAD_ID_MAX_LENGTH": (128, "D-thread-id: 1 to 128 characters"),
     "PATH_ID_MAX": (2**53 - 1, "D-path-ids: I-JSON's largest exact integer"),

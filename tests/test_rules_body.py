@@ -156,9 +156,9 @@ class TestDepthWithinLimit:
 
     def test_one_level_more_is_refused_at_the_first_container_past_it(self) -> None:
         result = validate_create_json(self.nested(BODY_MAX_DEPTH + 1))
-        assert found(result) == [
-            (INVALID, "x" + "[0]" * (BODY_MAX_DEPTH - 1), "body.depth_within_limit")
-        ]
+        # The path, 190 characters, keeps its head and tail (D-shown-text); the pointer is exact.
+        path = "x" + "[0]" * (BODY_MAX_DEPTH - 1)
+        assert found(result) == [(INVALID, path[:40] + "…" + path[-44:], "body.depth_within_limit")]
         assert result.violations[0].pointer == "/x" + "/0" * (BODY_MAX_DEPTH - 1)
 
     @JSON_DECODERS

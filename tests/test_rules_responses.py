@@ -1167,13 +1167,24 @@ class TestMapsHoldStrings:
         ]
 
     def test_a_long_key_is_cut_to_the_path_s_max_length(self) -> None:
-        data = {"k" * (FIELD_PATH_MAX_LENGTH + 36): 1}
-        one(
-            "contact_response",
-            with_("contact_response", "contact.extracted_data", data),
-            "response.maps_hold_strings",
-            "contact.extracted_data." + "k" * FIELD_PATH_MAX_LENGTH + "…",
+        name = "k" * (FIELD_PATH_MAX_LENGTH + 36)
+        result = read(
+            "contact_response", with_("contact_response", "contact.extracted_data", {name: 1})
         )
+        # The name is cut to 64 and `…`, then the path, 88 characters, to 85 (D-shown-text).
+        path = "contact.extracted_data." + "k" * FIELD_PATH_MAX_LENGTH + "…"
+        assert found(result) == [("response.maps_hold_strings", path[:40] + "…" + path[-44:])]
+        assert result.violations[0].pointer == "/contact/extracted_data/" + name
+
+    def test_a_key_s_control_characters_are_escaped_and_its_pointer_is_exact(self) -> None:
+        name = "a.b/\x1b[31m"
+        result = read(
+            "contact_response", with_("contact_response", "contact.extracted_data", {name: 1})
+        )
+        assert found(result) == [
+            ("response.maps_hold_strings", "contact.extracted_data.a.b/\\u001b[31m")
+        ]
+        assert result.violations[0].pointer == "/contact/extracted_data/a.b~1\x1b[31m"
 
     @pytest.mark.parametrize("name", [5, None, 1.5, ("a",), b"a", True], ids=repr)
     def test_names_that_are_not_strings_are_one_violation_at_the_map(self, name: Any) -> None:

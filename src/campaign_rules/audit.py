@@ -25,6 +25,7 @@ import attrs
 from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, read_line, tally_lines
 from campaign_rules._audit.report import DOCS_URL, render_report
 from campaign_rules._core.json import ONE_TEXT_CLASSES
+from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.strict_json import BodyReading
 from campaign_rules._core.violations import Violation
 from campaign_rules._core.written_json import i_json
@@ -230,8 +231,10 @@ class ViolationRow(TypedDict):
 
     `pointer` is the violation's JSON Pointer, `line` the record's line (its number), and
     `column` where the violation's member starts in that line (from 1, in characters;
-    D-positions). An unreadable record gives one row with `rule`, `key`, `field`, `pointer` and
-    `column` null and the reason in `message` (D-audit-records).
+    D-positions). A pointer longer than 256 characters is shortened to its first 128, `~…`
+    (which no JSON Pointer holds) and its last 126 (D-shown-text). An unreadable record gives
+    one row with `rule`, `key`, `field`, `pointer` and `column` null and the reason in
+    `message` (D-audit-records).
     """
 
     record: int
@@ -312,7 +315,7 @@ def _rows(
             key=violation.key.value,
             field=violation.field,
             message=violation.message,
-            pointer=violation.pointer,
+            pointer=output_pointer(violation.pointer),
             line=number,
             column=violation.column,
         )

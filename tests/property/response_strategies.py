@@ -16,6 +16,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
+from campaign_rules._core.json import member_path
 from campaign_rules._core.limits import PATH_ID_MAX, WEEKDAYS
 from tests.strategies_support import TEXTS, texts, uuid4_texts
 from tests.support import SPEC_ERROR_KEYS
@@ -503,16 +504,12 @@ def _bad_format(draw: st.DrawFn, kind: str, body: Any) -> Defect:
     return kind, body, "response.values_have_formats", field_path(path)
 
 
-def _cut(name: str) -> str:
-    # A field path names at most 64 characters of a member name (D-hostile-input).
-    return name if len(name) <= 64 else name[:64] + "…"
-
-
 @st.composite
 def _bad_map_value(draw: st.DrawFn, body: Any) -> Defect:
     name = draw(pooled_texts)
     body["contact"]["extracted_data"][name] = draw(st.sampled_from((None, 5, True, [], {"a": "b"})))
-    field = "contact.extracted_data." + _cut(name)
+    # The path shows the name as every path does (D-hostile-input, D-shown-text).
+    field = member_path("contact.extracted_data", name)
     return "contact_response", body, "response.maps_hold_strings", field
 
 

@@ -12,6 +12,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
+from campaign_rules._core.display import shown_text
 from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._export.links import DOCS_URL, rule_url
 from campaign_rules._export.ruleset import Ruleset
@@ -137,8 +138,12 @@ def render_report(summary: Summary, *, docs_url: str = DOCS_URL, ruleset: Rulese
 
 
 def _e(value: object) -> str:
-    """The text of `value`, escaped for HTML text and attribute values alike."""
-    return html.escape(str(value), quote=True)
+    """The text of `value`, escaped for HTML text and attribute values alike.
+
+    Shown first as a field path shows it (D-shown-text): no control character reaches the page
+    (U+0000 is an HTML parse error, ESC a terminal's escape for whoever reads the file there).
+    """
+    return html.escape(shown_text(str(value)), quote=True)
 
 
 def _breakable(rule: str) -> str:

@@ -26,6 +26,7 @@ from campaign_rules._cli.inputs import standard_input
 from campaign_rules._cli.options import add_docs_url
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.outcome import Outcome
+from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.violations import Violation
 from campaign_rules._core.written_json import i_json
 from campaign_rules._export.links import rule_url
@@ -258,6 +259,7 @@ def _json_violation(violation: Violation, docs_url: str) -> dict[str, object]:
     fields: dict[str, object] = {
         field.name: _plain(getattr(violation, field.name)) for field in attrs.fields(Violation)
     }
+    fields["pointer"] = output_pointer(violation.pointer)  # bounded (D-shown-text)
     fields["url"] = rule_url(violation.rule, docs_url)
     return fields
 

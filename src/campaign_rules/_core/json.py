@@ -18,8 +18,8 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Final, NoReturn
 
-from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH, JSON_INTEGERS, OBJECT_MAX_MEMBERS
-from campaign_rules._core.unicode import SURROGATE_CHARACTER, has_surrogate
+from campaign_rules._core.display import bounded_path, shown_name
+from campaign_rules._core.limits import JSON_INTEGERS, OBJECT_MAX_MEMBERS
 
 __all__ = [
     "ONE_TEXT_CLASSES",
@@ -204,20 +204,18 @@ def _names_are_plain_strings(value: dict[object, object]) -> bool:
 def member_path(parent: str | None, name: str) -> str:
     """The field path of member `name` of the object at `parent` (`None`: the payload).
 
-    A name past `FIELD_PATH_MAX_LENGTH` characters is cut there, and a lone surrogate in it
-    is written U+FFFD, so that the path, which the error envelope carries, is always UTF-8
-    text (D-lone-surrogates); the violation's pointer holds the name exactly.
+    The name is shown as `_core.display.shown_name` shows it (cut after 64 characters, no
+    control character, a lone surrogate as U+FFFD: the path, which the error envelope carries,
+    is always UTF-8 text, D-lone-surrogates), and the path is bounded (`bounded_path`); the
+    violation's pointer holds the name exactly (D-shown-text).
     """
-    if len(name) > FIELD_PATH_MAX_LENGTH:
-        name = name[:FIELD_PATH_MAX_LENGTH] + "…"
-    if has_surrogate(name):
-        name = SURROGATE_CHARACTER.sub("\ufffd", name)
-    return name if parent is None else f"{parent}.{name}"
+    shown = shown_name(name)
+    return shown if parent is None else bounded_path(f"{parent}.{shown}")
 
 
 def item_path(parent: str, index: int) -> str:
-    """The field path of item `index` of the array at `parent`."""
-    return f"{parent}[{index}]"
+    """The field path of item `index` of the array at `parent`, bounded as `member_path`'s."""
+    return bounded_path(f"{parent}[{index}]")
 
 
 def plain_json_problem(value: object, *, max_depth: int, max_values: int) -> str | None:

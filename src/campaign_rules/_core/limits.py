@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_TIMEZONE",
     "ERROR_STATUSES",
     "FIELDS_OF_OTHER_CHANNELS",
+    "FIELD_MAX_LENGTH",
     "FIELD_PATH_MAX_LENGTH",
     "FILTER_LISTS",
     "FILTER_LIST_MAX_ITEMS",
@@ -53,6 +54,7 @@ __all__ = [
     "PATCH_MAX_MEMBERS",
     "PATH_ID_MAX",
     "PATH_ID_MAX_DIGITS",
+    "POINTER_OUTPUT_MAX_LENGTH",
     "RATE_LIMIT_BURST",
     "RATE_LIMIT_PERIOD_NS",
     "RATE_LIMIT_REQUESTS",
@@ -181,8 +183,16 @@ PATCH_MAX_MEMBERS: Final = 51
 BODY_MAX_BYTES: Final = 1_048_576
 BODY_MAX_DEPTH: Final = 64
 
-# D-hostile-input: a field path names at most this many characters of a member name.
+# D-hostile-input: a field path names at most `FIELD_PATH_MAX_LENGTH` characters of a member
+# name, and holds at most `FIELD_MAX_LENGTH` characters in all: the longest path a shape of the
+# spec gives, a caller's member of a window of the cycles schedule (`cycles.schedule.wed.`, 64
+# characters and `…`). A deeper path is shortened to it (D-shown-text).
 FIELD_PATH_MAX_LENGTH: Final = 64
+FIELD_MAX_LENGTH: Final = 85
+
+# D-shown-text: an output (`check --json`, the audit's rows) writes a violation's pointer whole
+# up to this many characters, and shortened, marked, beyond.
+POINTER_OUTPUT_MAX_LENGTH: Final = 256
 
 # D-hostile-input: a result reports at most this many violations.
 VIOLATIONS_MAX: Final = 50

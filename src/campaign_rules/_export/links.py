@@ -17,6 +17,10 @@ DOCS_URL: Final = "https://campaign-rules.readthedocs.io/en/latest/"
 
 
 def rule_url(rule: str, docs_url: str = DOCS_URL) -> str:
-    """The address of a rule's page on the documentation site at `docs_url`."""
+    """The address of a rule's page on the documentation site at `docs_url`.
+
+    A rule id is percent-encoded as UTF-8, a lone surrogate (in a summary made by hand, which
+    names any rule) as its code point's bytes, rather than raising (D-shown-text).
+    """
     base = docs_url if docs_url.endswith("/") else docs_url + "/"
-    return f"{base}rules/{urllib.parse.quote(rule, safe='._-')}.html"
+    return f"{base}rules/{urllib.parse.quote(rule, safe='._-', errors='surrogatepass')}.html"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from campaign_rules._core.display import shown_name
 from campaign_rules._core.json_text import DEPTH, DUPLICATE, NUMBER, SURROGATE, TextProblem
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
 from campaign_rules._core.strict_json import BodyReading
@@ -35,7 +36,10 @@ def body_is_bytes_or_text(reading: BodyReading, findings: list[Finding]) -> None
     """Reports at the root data of another type, by its type's name only."""
     if reading.not_text is not None:
         findings.append(
-            Finding(None, f"the request body must be bytes or str, not {reading.not_text}")
+            # A class's name is the caller's text: shown as a member name is (D-shown-text).
+            Finding(
+                None, f"the request body must be bytes or str, not {shown_name(reading.not_text)}"
+            )
         )
 
 

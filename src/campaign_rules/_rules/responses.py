@@ -26,6 +26,7 @@ from campaign_rules._core.limits import (
     RESPONSE_OPAQUE_MAX_DEPTH,
     RESPONSE_OPAQUE_MAX_VALUES,
 )
+from campaign_rules._core.pointers import member_pointer, pointer_of_path
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules._common import article_of, with_article
 from campaign_rules._wire.reading import ResponseReading
@@ -159,8 +160,11 @@ def maps_hold_strings(reading: ResponseReading, findings: list[Finding]) -> None
             if not issubclass(type(name), str):
                 unnamed = True
             elif as_string(value) is None:
-                path = member_path(node.path, str.__str__(name))
-                findings.append(Finding(path, f"{path} must be a string"))
+                # A name the body chose: its pointer holds it exactly, its path as shown.
+                text = str.__str__(name)
+                path = member_path(node.path, text)
+                pointer = member_pointer(pointer_of_path(node.path), text)
+                findings.append(Finding(path, f"{path} must be a string", pointer))
         if unnamed:
             findings.append(
                 Finding(node.path, f"{node.path} has members whose names are not strings")

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from campaign_rules._campaign.shape import REQUIRED_CYCLES_MEMBER_IN_MODE, REQUIRED_CYCLES_MEMBERS
 from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._core.json import member_path
 from campaign_rules._core.limits import (
     CONTACT_STATUSES,
     COOLDOWN_MINUTES,
@@ -24,7 +25,6 @@ from campaign_rules.strategies._defect_parts import (
     NOT_STRINGS_NOR_NULL,
     Defect,
     bad_integers,
-    name_as_shown,
     unknown_names,
 )
 from campaign_rules.strategies._payloads import (
@@ -127,7 +127,7 @@ def cycles_member_unknown(draw: st.DrawFn) -> Defect:
         ).filter(lambda name: name not in CYCLES_MEMBER_NAMES)
     )
     base["cycles"][name] = draw(json_like)
-    return base, INVALID_REQUEST, f"cycles.{name_as_shown(name)}"
+    return base, INVALID_REQUEST, member_path("cycles", name)
 
 
 def filter_list_not_an_array(draw: st.DrawFn) -> Defect:

@@ -21,12 +21,6 @@ Defect = tuple[Any, ErrorKey, str | None]
 """`(payload, expected_key, expected_field)`: a body with one defect, and its one violation."""
 
 
-def name_as_shown(name: str) -> str:
-    """A member name as a field path shows it (D-unknown-members: cut to 64 and `…`)."""
-    limit = FIELD_PATH_MAX_LENGTH
-    return name if len(name) <= limit else name[:limit] + "…"
-
-
 _NOT_STRING_SCALARS = st.one_of(st.booleans(), st.integers(), st.floats(), huge_ints)
 _SOME_ARRAYS = st.sampled_from(([], [1], ["a", None], [[]], ["09:00"]))
 _SOME_OBJECTS = st.sampled_from(({}, {"a": 1}, {START_TIME: "09:00"}, {"enabled": True}))
@@ -61,6 +55,8 @@ unknown_names = st.one_of(
     st.sampled_from(("colour", "retry", "Name", "agentId", "cycles ", "status", "id")),
     texts,
     st.sampled_from(("x" * FIELD_PATH_MAX_LENGTH, "x" * (FIELD_PATH_MAX_LENGTH + 1), "é" * 100)),
+    # Control characters, which a path shows escaped (D-shown-text).
+    st.sampled_from(("x\x00\n", "\x1b[31mred", "a\u202eb")),
 ).filter(lambda name: name not in CAMPAIGN_MEMBER_NAMES)
 
 

@@ -7,6 +7,7 @@ import uuid
 from hypothesis import strategies as st
 
 from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.json import member_path
 from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
     MESSAGE_LIMIT,
@@ -20,7 +21,6 @@ from campaign_rules.strategies._defect_parts import (
     NOT_STRINGS,
     Defect,
     bad_integers,
-    name_as_shown,
     unknown_names,
 )
 from campaign_rules.strategies._payloads import channel_fields, create_payloads
@@ -198,7 +198,7 @@ def channel_field_on_wrong_channel(draw: st.DrawFn) -> Defect:
 def unknown_member(draw: st.DrawFn) -> Defect:
     name = draw(unknown_names)
     base = draw(create_payloads())
-    return base | {name: draw(json_like)}, INVALID_REQUEST, name_as_shown(name)
+    return base | {name: draw(json_like)}, INVALID_REQUEST, member_path(None, name)
 
 
 def member_name_not_a_string(draw: st.DrawFn) -> Defect:

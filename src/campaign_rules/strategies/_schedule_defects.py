@@ -7,12 +7,12 @@ from typing import Any
 from hypothesis import strategies as st
 
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
+from campaign_rules._core.json import member_path
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS, WEEKDAYS
 from campaign_rules.strategies._defect_parts import (
     NOT_OBJECTS,
     NOT_STRINGS,
     Defect,
-    name_as_shown,
     unknown_names,
 )
 from campaign_rules.strategies._payloads import create_payloads, windows
@@ -51,7 +51,7 @@ def schedule_member_unknown(draw: st.DrawFn) -> Defect:
         )
     )
     schedule[name] = draw(windows)
-    return base, INVALID_REQUEST, f"{path}.{name_as_shown(name)}"
+    return base, INVALID_REQUEST, member_path(path, name)
 
 
 def schedule_too_large(draw: st.DrawFn) -> Defect:
@@ -145,4 +145,4 @@ def window_member_unknown(draw: st.DrawFn) -> Defect:
         )
     )
     window[name] = draw(json_like)
-    return base, INVALID_REQUEST, f"{path}.{name_as_shown(name)}"
+    return base, INVALID_REQUEST, member_path(path, name)
