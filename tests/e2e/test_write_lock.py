@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-from examples.server import seed
+from examples.server import seed, store
 
 from campaign_rules import validate_create_json
 from tests.e2e.support import Server, seeded_server, whatsapp_body
@@ -106,3 +106,74 @@ def test_a_create_that_waits_past_the_busy_timeout_is_a_503_that_leaves_nothing(
     log = (two_workers.database.parent / "server.log").read_text(encoding="utf-8")
     assert log.count("the database is busy now (database is locked); answered 503") == 2
     assert "Traceback" not in log
+
+
+# Which errors are "busy": each raised by a real SQLite, never made up.
+
+
+def busy(folder: Path) -> None:
+    """Another connection holds the write lock, and this one does not wait (SQLITE_BUSY)."""
+    database = folder / "busy.db"
+    with closing(sqlite3.connect(database, isolation_level=None)) as holder:
+        holder.execute("BEGIN IMMEDIATE")
+        with closing(sqlite3.connect(database, isolation_level=None, timeout=0)) as waiter:
+            waiter.execute("BEGIN IMMEDIATE")
+
+
+def locked(folder: Path) -> None:
+    """A table another connection of the shared cache is writing (SQLITE_LOCKED_SHAREDCACHE)."""
+    uri = f"file:{folder / 'locked.db'}?cache=shared"
+    with closing(sqlite3.connect(uri, uri=True, isolation_level=None)) as writer:
+        writer.execute("CREATE TABLE t (x)")
+        writer.execute("BEGIN IMMEDIATE")
+        writer.execute("INSERT INTO t VALUES (1)")
+        with closing(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=0)) as reader:
+            reader.execute("SELECT * FROM t").fetchall()
+
+
+def no_table(folder: Path) -> None:
+    with closing(sqlite3.connect(folder / "empty.db")) as connection:
+        connection.execute("SELECT * FROM campaigns")
+
+
+def read_only(folder: Path) -> None:
+    database = folder / "read-only.db"
+    with closing(sqlite3.connect(database)) as connection:
+        connection.execute("CREATE TABLE t (x)")
+    with closing(sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)) as connection:
+        connection.execute("INSERT INTO t VALUES (1)")
+
+
+def full(folder: Path) -> None:
+    """A database that may not grow (SQLITE_FULL, as a full disk gives)."""
+    with closing(sqlite3.connect(folder / "full.db", isolation_level=None)) as connection:
+        connection.execute("CREATE TABLE t (x)")
+        connection.execute("PRAGMA max_page_count = 2")
+        connection.execute("INSERT INTO t VALUES (zeroblob(100000))")
+
+
+def not_a_database(folder: Path) -> None:
+    path = folder / "text.db"
+    path.write_text("not a database\n" * 100, encoding="utf-8")
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("SELECT * FROM sqlite_master")
+
+
+@pytest.mark.parametrize(
+    ("fail", "is_busy"),
+    [
+        (busy, True),
+        (locked, True),
+        (no_table, False),
+        (read_only, False),
+        (full, False),
+        (not_a_database, False),
+    ],
+)
+def test_only_sqlites_busy_and_locked_errors_are_answered_503(
+    tmp_path: Path, fail: Callable[[Path], None], is_busy: bool
+) -> None:
+    with pytest.raises(sqlite3.DatabaseError) as raised:
+        fail(tmp_path)
+
+    assert store.is_busy(raised.value) is is_busy
