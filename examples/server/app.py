@@ -590,11 +590,9 @@ class _Failures:
         except ClientDisconnect:
             # The client closed the connection before its body was whole: nothing failed, and
             # there is no one to answer (D-client-gone).
-            host, port = scope.get("client") or ("(unknown)", 0)
             _LOG.info(
-                "the client %s:%s left before sending the whole body of %s %s; nothing answered",
-                host,
-                port,
+                "the client%s left before sending the whole body of %s %s; nothing answered",
+                _address(scope.get("client")),
                 scope["method"],
                 scope["path"],
             )
@@ -608,6 +606,11 @@ class _Failures:
                 _LOG.exception("the endpoint failed; answered 500")
             response = await self.answer(Request(scope), error)
             await response(scope, receive, send)
+
+
+def _address(client: tuple[str, int] | None) -> str:
+    """`" HOST:PORT"`, or nothing for a connection reset before uvicorn read its address."""
+    return "" if client is None else f" {client[0]}:{client[1]}"
 
 
 def _unavailable_because(error: Exception) -> str | None:
