@@ -134,3 +134,23 @@ def test_the_same_ids_without_u0000_are_found(
     for url, _ in (on_sqlite, on_postgresql):
         answer = create(url, body | {"name": f"found {uuid.uuid4()}"}, None)
         assert answer.status_code == 201, answer.text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/thread/{seed.THREAD_ID}%00",
+        f"/campaigns/{seed.CAMPAIGN_ID}%00/contacts/{seed.CONTACT_ID}",
+        f"/campaigns/{seed.CAMPAIGN_ID}/contacts/%00{seed.CONTACT_ID}",
+    ],
+)
+def test_a_path_id_with_u0000_is_not_found_the_same_on_sqlite_and_postgresql(
+    on_sqlite: tuple[str, Path], on_postgresql: tuple[str, Path], path: str
+) -> None:
+    # The path checks refuse it before any query (D-path-ids, D-thread-id).
+    headers = {"Authorization": f"api-key {seed.ACME_KEY}"}
+    with httpx.Client(timeout=30.0) as http:
+        answers = [http.get(url + path, headers=headers) for url, _ in (on_sqlite, on_postgresql)]
+
+    assert [answer.status_code for answer in answers] == [404, 404]
+    assert answers[0].json() == answers[1].json()
