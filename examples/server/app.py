@@ -96,8 +96,8 @@ BASE_PATH = "/api/v1.0"
 _LOG = logging.getLogger("uvicorn.error")  # where uvicorn logs its own errors
 T = TypeVar("T")
 _UNKNOWN_KEY = "the API key is not known"
-# D-fleet: what is answered 503, with `Retry-After: 1`, rather than 500: a database that cannot be
-# reached, and (D-write-lock) SQLite that stayed busy past its timeout.
+# What is answered 503, with `Retry-After: 1`, rather than 500: a database that cannot be reached
+# (D-fleet), and SQLite that stayed busy past its timeout (`store.is_busy`, D-write-lock).
 _UNREACHABLE = (store.Unavailable, psycopg.OperationalError)
 _UNREACHABLE_CAUSE = "the database cannot be reached now"
 _BUSY_CAUSE = "the database is busy now"

@@ -145,15 +145,12 @@ class OrganizationDirectory:
         """The type of this agent's integration, `None` when the agent has no such one."""
         if not could_be_an_id(integration_id):
             return None
-        row = (
-            self.transaction()
-            .execute(
-                "SELECT i.type FROM integrations AS i JOIN agents AS a ON a.id = i.agent_id"
-                " WHERE i.agent_id = ? AND i.id = ? AND a.organization_id = ?",
-                (agent_id, integration_id, self.organization.id),
-            )
-            .fetchone()
-        )
+        connection = self.transaction()
+        row = connection.execute(
+            "SELECT i.type FROM integrations AS i JOIN agents AS a ON a.id = i.agent_id"
+            " WHERE i.agent_id = ? AND i.id = ? AND a.organization_id = ?",
+            (agent_id, integration_id, self.organization.id),
+        ).fetchone()
         return None if row is None else str(row["type"])
 
     def tag_exists(self, tag_id: str) -> bool:
