@@ -51,7 +51,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import closing, contextmanager, suppress
+from contextlib import ExitStack, closing, contextmanager, suppress
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
@@ -62,7 +62,7 @@ from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -96,9 +96,11 @@ BASE_PATH = "/api/v1.0"
 _LOG = logging.getLogger("uvicorn.error")  # where uvicorn logs its own errors
 T = TypeVar("T")
 _UNKNOWN_KEY = "the API key is not known"
-_UNAVAILABLE = "the database cannot be reached now: retry after 1 second"
-# D-fleet: what is answered 503, with `Retry-After: 1`, rather than 500.
+# What is answered 503, with `Retry-After: 1`, rather than 500: a database that cannot be reached
+# (D-fleet), and SQLite that stayed busy past its timeout (`store.is_busy`, D-write-lock).
 _UNREACHABLE = (store.Unavailable, psycopg.OperationalError)
+_UNREACHABLE_CAUSE = "the database cannot be reached now"
+_BUSY_CAUSE = "the database is busy now"
 
 
 class _ClaimLost(Exception):
@@ -157,8 +159,8 @@ class CampaignService:
             fingerprint = fingerprinted.value
 
         if key.value is None or fingerprint is None:
-            with self._transaction() as connection:
-                status, answer = self._create(connection, organization, body)
+            with self._transaction_begun_on_use() as transaction:
+                status, answer = self._create(transaction, organization, body)
                 # Encoded before the transaction commits: an answer that cannot be sent rolls
                 # the campaign back (D-body-reading).
                 return _reply(status, answer)
@@ -183,12 +185,13 @@ class CampaignService:
         if isinstance(claimed, Response):
             return claimed
         try:
-            with self._transaction() as connection:
-                status, answer = self._create(connection, organization, body)
+            with self._transaction_begun_on_use() as transaction:
+                status, answer = self._create(transaction, organization, body)
                 # Encoded before anything is stored or committed: an answer that cannot be sent
                 # rolls the campaign back, and no 5xx is ever stored under the key
                 # (D-body-reading).
                 response = _reply(status, answer)
+                connection = transaction()
                 if is_storable_status(status):
                     record = IdempotencyRecord(fingerprint, status, answer, store.clock(connection))
                     kept = store.finish_claim(connection, api_key, idempotency_key, claimed, record)
@@ -231,9 +234,18 @@ class CampaignService:
         return token
 
     def _create(
-        self, connection: store.Connection, organization: store.Organization, body: bytes
+        self,
+        transaction: Callable[[], store.Connection],
+        organization: store.Organization,
+        body: bytes,
     ) -> tuple[int, Any]:
-        directory = store.OrganizationDirectory(connection, organization)
+        """The status and body of a create, the campaign inserted through `transaction`.
+
+        The library runs the body's and the offline rules before its first look-up, so they
+        run before `transaction` begins and hold no lock: only the look-ups and the insert run
+        inside it (D-write-lock).
+        """
+        directory = store.OrganizationDirectory(transaction, organization)
         result = validate_create_json(body, directory=directory)
         if not result.ok:
             return result.status, result.envelope()
@@ -241,7 +253,7 @@ class CampaignService:
         created_at = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
         agent_name = directory.agent_name(campaign.agent_id)
         campaign_id = store.insert_campaign(
-            connection,
+            transaction(),
             organization,
             status=INITIAL_STATUS.value,
             created_at=created_at.isoformat(),
@@ -330,6 +342,23 @@ class CampaignService:
             body = rate.thread_body() if thread_shaped else rate.envelope()
             return _reply(rate.status, body, rate.headers())
         return auth.value, organization
+
+    @contextmanager
+    def _transaction_begun_on_use(self) -> Iterator[Callable[[], store.Connection]]:
+        """A function that gives one write transaction's connection, begun at its first call.
+
+        The transaction is committed when the block ends, rolled back on an exception; a block
+        that never calls the function opens no connection at all (D-write-lock).
+        """
+        with ExitStack() as stack:
+            begun: list[store.Connection] = []
+
+            def transaction() -> store.Connection:
+                if not begun:
+                    begun.append(stack.enter_context(self._transaction()))
+                return begun[0]
+
+            yield transaction
 
     @contextmanager
     def _transaction(self) -> Iterator[store.Connection]:
@@ -515,11 +544,13 @@ def create_app(
     async def failed(request: Request, error: Exception) -> Response:
         """An exception in an endpoint: a 500 in the operation's error shape (D-server-errors).
 
-        A database that cannot be reached is a 503 in the same shape, `Retry-After: 1` (D-fleet).
+        A database that cannot be reached (D-fleet), or SQLite's that stayed busy (D-write-lock),
+        is a 503 in the same shape, `Retry-After: 1`.
         """
         thread = request.scope.get("endpoint") == service.get_thread
-        if isinstance(error, _UNREACHABLE):
-            return _unavailable(thread_shaped=thread)
+        unavailable = _unavailable_because(error)
+        if unavailable is not None:
+            return _unavailable(unavailable, thread_shaped=thread)
         violation = Violation(
             ErrorKey.SERVER_ERROR, None, "the server failed to answer", "server.no_exception"
         )
@@ -556,22 +587,51 @@ class _Failures:
 
         try:
             await self.app(scope, receive, sending)
+        except ClientDisconnect:
+            # The client closed the connection before its body was whole: nothing failed, and
+            # there is no one to answer (D-client-gone).
+            _LOG.info(
+                "the client%s left before sending the whole body of %s %s; nothing answered",
+                _address(scope.get("client")),
+                scope["method"],
+                scope["path"],
+            )
         except Exception as error:
             if started or scope["type"] != "http":
                 raise
-            if isinstance(error, _UNREACHABLE):
-                _LOG.warning("the database cannot be reached (%s); answered 503", error)
+            unavailable = _unavailable_because(error)
+            if unavailable is not None:
+                _LOG.warning("%s (%s); answered 503", unavailable, store.one_line(error))
             else:
                 _LOG.exception("the endpoint failed; answered 500")
             response = await self.answer(Request(scope), error)
             await response(scope, receive, send)
 
 
-def _unavailable(*, thread_shaped: bool) -> Response:
-    """503, `Retry-After: 1`: the database cannot be reached now (D-fleet, D-server-errors)."""
-    violation = Violation(ErrorKey.SERVER_ERROR, None, _UNAVAILABLE, "server.database_reachable")
+def _address(client: tuple[str, int] | None) -> str:
+    """`" HOST:PORT"`, or nothing for a connection reset before uvicorn read its address."""
+    return "" if client is None else f" {client[0]}:{client[1]}"
+
+
+def _unavailable_because(error: Exception) -> str | None:
+    """Why `error` is a 503, or `None` when it is a server error (a 500).
+
+    Only a database that cannot be reached (D-fleet) and SQLite's busy and locked errors
+    (D-write-lock) are worth sending again; a schema, disk or any other error is not.
+    """
+    if isinstance(error, _UNREACHABLE):
+        return _UNREACHABLE_CAUSE
+    if store.is_busy(error):
+        return _BUSY_CAUSE
+    return None
+
+
+def _unavailable(cause: str, *, thread_shaped: bool) -> Response:
+    """503, `Retry-After: 1`, for `cause` (D-fleet, D-write-lock, D-server-errors)."""
+    message = f"{cause}: retry after 1 second"
+    violation = Violation(ErrorKey.SERVER_ERROR, None, message, "server.database_available")
     envelope = ContactPathResult(value=None, violations=(violation,)).envelope()
-    body = {"error": 503, "message": _UNAVAILABLE} if thread_shaped else envelope
+    body = {"error": 503, "message": message} if thread_shaped else envelope
     return _reply(503, body, {"Retry-After": "1"})
 
 

@@ -12,6 +12,7 @@ import json
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,21 @@ def connect(database: str | Path) -> Connection:
     connection.row_factory = sqlite3.Row
     connection.execute("PRAGMA foreign_keys = ON")
     return connection
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` is SQLite's "busy" or "locked": worth sending again (D-write-lock).
+
+    Another connection held the database past the busy timeout, so the same statement may well
+    succeed a moment later. Read from the error's primary result code, never its text: a
+    missing table, a full disk, a read-only or corrupt file is no such error, and stays a 500.
+    """
+    if not isinstance(error, sqlite3.OperationalError):
+        return False
+    # An error the sqlite3 module raises itself has no code; an extended code keeps its primary
+    # one in the low byte (SQLITE_BUSY_SNAPSHOT is SQLITE_BUSY).
+    code: int = getattr(error, "sqlite_errorcode", -1)
+    return code >= 0 and (code & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def one_line(error: BaseException) -> str:
@@ -109,21 +125,28 @@ def organization_of(connection: Connection, api_key: str) -> Organization | None
 
 @attrs.frozen
 class OrganizationDirectory:
-    """The `campaign_rules.Directory` of one organization: what `validate_create` looks up."""
+    """The `campaign_rules.Directory` of one organization: what `validate_create` looks up.
 
-    connection: Connection
+    `transaction` gives the connection of the create's write transaction, which begins when it
+    is first called: the rules that run before the first look-up hold no lock (D-write-lock).
+    """
+
+    transaction: Callable[[], Connection]
     organization: Organization
 
     def agent_exists(self, agent_id: str) -> bool:
         """Whether the organization has this agent."""
-        return self._exists(
+        return could_be_an_id(agent_id) and self._exists(
             "SELECT 1 FROM agents WHERE id = ? AND organization_id = ?",
             (agent_id, self.organization.id),
         )
 
     def integration_type(self, agent_id: str, integration_id: str) -> str | None:
         """The type of this agent's integration, `None` when the agent has no such one."""
-        row = self.connection.execute(
+        if not could_be_an_id(integration_id):
+            return None
+        connection = self.transaction()
+        row = connection.execute(
             "SELECT i.type FROM integrations AS i JOIN agents AS a ON a.id = i.agent_id"
             " WHERE i.agent_id = ? AND i.id = ? AND a.organization_id = ?",
             (agent_id, integration_id, self.organization.id),
@@ -132,7 +155,7 @@ class OrganizationDirectory:
 
     def tag_exists(self, tag_id: str) -> bool:
         """Whether the organization has this thread tag."""
-        return self._exists(
+        return could_be_an_id(tag_id) and self._exists(
             "SELECT 1 FROM tags WHERE id = ? AND organization_id = ?",
             (tag_id, self.organization.id),
         )
@@ -143,11 +166,20 @@ class OrganizationDirectory:
 
     def agent_name(self, agent_id: str) -> str:
         """The name of an agent `agent_exists` has found."""
-        row = self.connection.execute("SELECT name FROM agents WHERE id = ?", (agent_id,))
+        row = self.transaction().execute("SELECT name FROM agents WHERE id = ?", (agent_id,))
         return str(row.fetchone()["name"])
 
     def _exists(self, query: str, parameters: tuple[object, ...]) -> bool:
-        return self.connection.execute(query, parameters).fetchone() is not None
+        return self.transaction().execute(query, parameters).fetchone() is not None
+
+
+def could_be_an_id(text: str) -> bool:
+    """Whether a record of either engine could have `text` as its id (D-lookup-ids).
+
+    PostgreSQL's text cannot hold U+0000, so no id there has one, and the server stores none in
+    SQLite: an id with one names nothing, and is not looked up (psycopg would refuse to send it).
+    """
+    return "\x00" not in text
 
 
 def claim_key(

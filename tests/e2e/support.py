@@ -130,16 +130,23 @@ def answers(url: str) -> bool:
 
 @contextmanager
 def running_server(
-    database: Path, log: Path, settings: Mapping[str, str] | None = None
+    database: Path,
+    log: Path,
+    settings: Mapping[str, str] | None = None,
+    *,
+    workers: int = 1,
+    log_level: str = "warning",
 ) -> Iterator[Server]:
     """The server on a free port over `database` (seeded), with `settings` in its environment.
 
-    Its output goes to `log`. It is stopped on leaving; `DidNotStart` if it never answers.
+    uvicorn runs `workers` worker processes and logs at `log_level` to `log`. It is stopped on
+    leaving; `DidNotStart` if it never answers.
     """
     port = free_port()
     command = [
         *(sys.executable, "-m", "uvicorn", "examples.server.app:create_app", "--factory"),
-        *("--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"),
+        *("--host", "127.0.0.1", "--port", str(port), "--log-level", log_level),
+        *("--workers", str(workers)),
     ]
     environment = {**os.environ, "CAMPAIGN_SERVER_DB": str(database), **(settings or {})}
     base_url = f"http://127.0.0.1:{port}/api/v1.0"
@@ -149,15 +156,24 @@ def running_server(
 
 
 @contextmanager
-def seeded_server(directory: Path, settings: Mapping[str, str] | None = None) -> Iterator[Server]:
+def seeded_server(
+    directory: Path,
+    settings: Mapping[str, str] | None = None,
+    *,
+    workers: int = 1,
+    log_level: str = "warning",
+) -> Iterator[Server]:
     """`running_server` over a freshly seeded `directory/campaigns.db`, logging to `server.log`.
 
     The test fails, with the server's log, if the server does not start.
     """
     database = directory / "campaigns.db"
     seed.seed(database)
+    log = directory / "server.log"
     try:
-        with running_server(database, directory / "server.log", settings) as server:
+        with running_server(
+            database, log, settings, workers=workers, log_level=log_level
+        ) as server:
             yield server
     except DidNotStart as failure:
         pytest.fail(str(failure))

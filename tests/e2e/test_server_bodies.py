@@ -12,6 +12,7 @@ import codecs
 import json
 import socket
 import sqlite3
+import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import closing
@@ -373,3 +374,53 @@ def test_a_5xx_is_never_stored_under_an_idempotency_key(
     with closing(sqlite3.connect(breakable.database)) as connection:
         statuses = connection.execute("SELECT status FROM idempotency_records").fetchall()
     assert statuses == [(201,)]
+
+
+# A client that leaves mid-body (issue 36, D-client-gone)
+
+ABANDONED = [
+    ("Content-Length: 4096", b'{"name": "half a bo'),
+    ("Content-Length: 4096", b""),
+    ("Transfer-Encoding: chunked", b'13\r\n{"name": "half a bo\r\n'),
+]
+LEFT = "left before sending the whole body of POST /api/v1.0/campaigns; nothing answered"
+
+
+def test_a_client_that_leaves_mid_body_is_logged_once_as_gone_not_as_a_500(
+    tmp_path: Path,
+) -> None:
+    with seeded_server(tmp_path, log_level="info") as server:
+        for framing, part in ABANDONED:
+            key = str(uuid.uuid4())
+            head = request_head(server, framing, f"Idempotency-Key: {key}")
+            leave_mid_body(server, head, part)
+        log = tmp_path / "server.log"
+        wait_until_logged(log, LEFT, len(ABANDONED))
+        with httpx.Client(timeout=10.0) as http:
+            after = post(http, server, VALID, idempotency_key=str(uuid.uuid4()))
+        assert after.status_code == 201, after.text
+        records = server.query("SELECT count(*) FROM idempotency_records")
+
+    assert records == [(1,)]  # the abandoned requests claimed no key
+    lines = log.read_text(encoding="utf-8").splitlines()
+    left = [line for line in lines if LEFT in line]
+    assert len(left) == len(ABANDONED)
+    assert all(line.startswith("INFO:") for line in left)
+    assert not [line for line in lines if line.startswith("ERROR:") or "Traceback" in line]
+    assert not [line for line in lines if "answered 500" in line]
+
+
+def leave_mid_body(server: Server, head: list[str], part: bytes) -> None:
+    """Send a request's head and `part` of its body, then close the connection."""
+    address = urlsplit(server.base_url)
+    assert address.hostname is not None
+    with socket.create_connection((address.hostname, address.port or 80), timeout=10) as sock:
+        sock.sendall("".join(line + "\r\n" for line in [*head, ""]).encode("latin-1") + part)
+
+
+def wait_until_logged(log: Path, text: str, count: int) -> None:
+    """Wait until `log` holds `count` lines with `text` (at most 20 s)."""
+    deadline = time.monotonic() + 20
+    while log.read_text(encoding="utf-8").count(text) < count:
+        assert time.monotonic() < deadline, log.read_text(encoding="utf-8")
+        time.sleep(0.05)
