@@ -44,8 +44,9 @@ class BodyReading:
 
     `value` is the decoded body (`None` also when refused: `refused` tells). The reasons, each
     read by its rule of `BODY_RULES`: `not_text`, the type's name of data that is neither bytes
-    nor text; `too_large`; `byte_order_mark`; `not_utf8`; `not_json`, why it is no JSON (a sentence of `_core.json_syntax`);
-    `problems`, what the text walk found (repeated names, lone surrogates, numbers, depth).
+    nor text; `too_large`; `byte_order_mark`; `not_utf8`; `not_json`, why it is no JSON (a
+    sentence of `_core.json_syntax`); `problems`, what the text walk found (repeated names,
+    lone surrogates, numbers, depth).
     `stop` is the line and column where the text stops being UTF-8 or JSON (1, 1 for a mark).
     """
 
