@@ -36,10 +36,14 @@ def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        (BROKEN, "the line is not JSON: Unterminated string starting at (column 10)"),
+        (BROKEN, "the line is not JSON: a string has no closing quote (column 10)"),
         ("NaN", "the line is not JSON: NaN is not a JSON value"),
         ('{"retries": -Infinity}', "the line is not JSON: -Infinity is not a JSON value"),
-        ("1" * 5000, "the line is not JSON: Exceeds the limit (4300 digits)"),
+        (
+            "1" * 5000,
+            "the line is not JSON: an integer has more than 4,300 digits, more than a double "
+            "holds (column 1)",
+        ),
         ("[" * 100_000, "the line is not JSON: it is nested too deeply for this tool"),
         (b'{"name": "\xff"}', "the line is not UTF-8 text"),
         ('{"name": "\udcff"}', "the line is not UTF-8 text"),
@@ -47,7 +51,7 @@ def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
             "\ufeff" + VALID,
             "the line is not JSON: it starts with a UTF-8 byte order mark (column 1)",
         ),
-        ("\x0c", "the line is not JSON: Expecting value (column 1)"),
+        ("\x0c", "the line is not JSON: a value is missing or is not a JSON value (column 1)"),
     ],
 )
 def test_a_line_that_is_not_json_text_is_unreadable_with_its_number(line, reason):

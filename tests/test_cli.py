@@ -291,6 +291,44 @@ def test_the_command_reads_files_and_standard_input_in_one_process(tmp_path):
     assert (repeated.pointer, repeated.line, repeated.column) == ("/retries", 4, 14)
 
 
+def test_the_command_words_a_body_that_is_no_json_as_the_library_does(tmp_path):
+    # A cut body, and an integer of more digits than Python converts (issues 36 and 37): each
+    # a whole sentence of the library's, placed, whichever decoder is installed.
+    cut = tmp_path / "cut.json"
+    cut.write_bytes(b'{"name": "Spring ren')
+    long = tmp_path / "long.json"
+    long.write_bytes(b'{"retries":\n ' + b"9" * 5000 + b"}")
+    done = subprocess.run(
+        [sys.executable, "-m", "campaign_rules", "check", str(cut), str(long)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (1, "")
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"{cut}:1:10: INVALID_REQUEST ")
+    assert lines[0].endswith(
+        " the request body must be JSON: a string has no closing quote [body.is_json]"
+    )
+    assert lines[1].startswith(f"{long}:2:2: INVALID_REQUEST ")
+    assert lines[1].endswith(
+        " retries must be a number an IEEE double holds [body.numbers_fit_a_double]"
+    )
+    assert "sys." not in done.stdout
+    # A response body is read by the same sentences.
+    done = subprocess.run(
+        [sys.executable, "-m", "campaign_rules", "check", "--kind", "thread", str(cut)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"campaign-rules: cannot read {cut}: it is not valid JSON: a string has no closing quote "
+        "at line 1 column 10\n"
+    )
+
+
 RESPONSES = EXAMPLES / "responses"
 
 

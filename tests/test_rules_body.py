@@ -7,11 +7,14 @@ Both sides of each bound; the case files (`tests/cases/body.*.json`) hold more.
 from __future__ import annotations
 
 import json
-from typing import Any
+import sys
+from typing import Any, Final
 
 import pytest
 
 from campaign_rules import ErrorKey, validate_create, validate_create_json
+from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.json_syntax import SYNTAX_REASONS
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
 from tests.support import JSON_DECODERS, json_decoder, payload
 
@@ -143,6 +146,47 @@ class TestBodyIsJson:
         for end in range(len(text)):
             assert rules(validate_create_json(text[:end].encode())) == ["body.is_json"]
 
+    # A text for each kind of syntax error, and where it stops being JSON.
+    SYNTAX_ERRORS: Final = {
+        "empty": ("", (1, 1)),
+        "blank": (" \r\n\t", (2, 2)),
+        "ends early": ('{"name": "x",\n "retries": ', (2, 13)),
+        "unterminated string": ('{"name": "Spring ren', (1, 10)),
+        "missing value": ('{"name": tru}', (1, 10)),
+        "malformed number": ('{"retries": 1.}', (1, 14)),
+        "trailing comma": ('{"retries": 1,}', (1, 15)),
+        "missing name": ("{'name': 'x'}", (1, 2)),
+        "missing colon": ('{"name" "x"}', (1, 9)),
+        "missing comma": ('{"name": "x" "retries": 1}', (1, 14)),
+        "trailing data": ("{} {}", (1, 4)),
+        "invalid escape": ('{"name": "\\x"}', (1, 11)),
+        "control character": ('{"name": "a\tb"}', (1, 12)),
+    }
+
+    @JSON_DECODERS
+    @pytest.mark.parametrize("kind", sorted(SYNTAX_ERRORS))
+    def test_each_syntax_error_is_a_whole_sentence_of_the_librarys(
+        self, decoder: str, kind: str
+    ) -> None:
+        text, place = self.SYNTAX_ERRORS[kind]
+        with json_decoder(decoder):
+            for data in (text, text.encode()):
+                [violation] = validate_create_json(data).violations
+                assert violation.rule == "body.is_json"
+                assert violation.message == "the request body must be JSON: " + SYNTAX_REASONS[kind]
+                assert (violation.line, violation.column) == place
+            # The command line and the audit read a file or a line with the same sentence.
+            with pytest.raises(NotJson) as refused:
+                decode_json(text)
+            assert (refused.value.reason, refused.value.where) == (SYNTAX_REASONS[kind], place)
+
+    def test_every_sentence_is_met_and_none_is_cut(self) -> None:
+        assert set(self.SYNTAX_ERRORS) == set(SYNTAX_REASONS) - {"other"}
+        for sentence in SYNTAX_REASONS.values():
+            assert sentence[0].islower()
+            assert not sentence.endswith((" at", ":", ",", " "))
+            assert not any(word in sentence for word in ("Expecting", "delimiter", "sys."))
+
 
 class TestDepthWithinLimit:
     @staticmethod
@@ -153,6 +197,31 @@ class TestDepthWithinLimit:
         assert rules(validate_create_json(self.nested(BODY_MAX_DEPTH))) == [
             "payload.known_members_only"
         ]
+
+    @JSON_DECODERS
+    @pytest.mark.parametrize("depth", [BODY_MAX_DEPTH + 1, 300, sys.getrecursionlimit() + 10])
+    def test_the_text_after_the_first_container_too_deep_is_not_read(
+        self, decoder: str, depth: int
+    ) -> None:
+        # Below the decoder's recursion limit or past it, the same verdict: the reading stops
+        # at the first container past the limit, and the syntax error after it is not read.
+        text = '{"retries": 1, "retries": 2, "x": ' + "[" * depth + "]" * depth + "} x"
+        with json_decoder(decoder):
+            for data in (text, text.encode()):
+                result = validate_create_json(data)
+                assert rules(result) == ["body.depth_within_limit", "body.member_names_unique"]
+                depth_problem = result.violations[0]
+                assert (depth_problem.line, depth_problem.column) == (1, 35 + BODY_MAX_DEPTH - 1)
+
+    @JSON_DECODERS
+    @pytest.mark.parametrize("depth", [BODY_MAX_DEPTH + 1, sys.getrecursionlimit() + 10])
+    def test_a_syntax_error_before_that_container_is_the_verdict(
+        self, decoder: str, depth: int
+    ) -> None:
+        text = '{"name": "x" "x": ' + "[" * depth + "]" * depth + "}"
+        with json_decoder(decoder):
+            [violation] = validate_create_json(text).violations
+        assert (violation.rule, violation.line, violation.column) == ("body.is_json", 1, 14)
 
     def test_one_level_more_is_refused_at_the_first_container_past_it(self) -> None:
         result = validate_create_json(self.nested(BODY_MAX_DEPTH + 1))
@@ -274,6 +343,28 @@ class TestNumbersFitADouble:
     def test_a_number_no_double_holds_is_refused(self, number: str) -> None:
         result = validate_create_json(HEAD + ', "retries": ' + number + "}")
         assert found(result) == [(INVALID, "retries", "body.numbers_fit_a_double")]
+
+    @JSON_DECODERS
+    @pytest.mark.parametrize("sign", ["", "-"])
+    def test_an_integer_of_more_digits_than_python_converts_is_refused_where_it_is(
+        self, decoder: str, sign: str
+    ) -> None:
+        digits = sys.get_int_max_str_digits() or 4300
+        text = HEAD + ',\n "retries": ' + sign + "9" * (digits + 1) + "}"
+        with json_decoder(decoder):
+            for data in (text, text.encode()):
+                [violation] = validate_create_json(data).violations
+                assert (violation.rule, violation.field) == ("body.numbers_fit_a_double", "retries")
+                assert (violation.line, violation.column) == (2, 13)
+                assert violation.message == "retries must be a number an IEEE double holds"
+
+    @JSON_DECODERS
+    def test_a_syntax_error_after_such_an_integer_is_the_verdict(self, decoder: str) -> None:
+        text = '{"retries": ' + "9" * 5000 + ", }"
+        with json_decoder(decoder):
+            [violation] = validate_create_json(text.encode()).violations
+        assert violation.rule == "body.is_json"
+        assert violation.message.endswith(SYNTAX_REASONS["trailing comma"])
 
     @pytest.mark.parametrize(
         "number", ["1.7976931348623157e308", str(OVERFLOW - 1), "1e-400", "-0", "0.0"]

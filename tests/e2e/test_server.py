@@ -207,6 +207,22 @@ def test_a_body_that_is_not_json_is_400(server: Server, http: httpx.Client) -> N
     assert response.status_code == 400
     assert response.json()["error"] == "INVALID_REQUEST"
     assert parse_error(400, response.json()).ok
+    # A whole sentence of the library's, not the decoder's (issue 37).
+    assert response.json()["message"] == (
+        "the request body must be JSON: it ends before its value is complete"
+    )
+
+
+def test_an_integer_no_double_holds_is_400_at_its_member(
+    server: Server, http: httpx.Client
+) -> None:
+    # More digits than Python converts: a number, refused as one, in the library's words.
+    content = b'{"name": "x", "retries": ' + b"9" * 5000 + b"}"
+    response = post(http, server, None, api_key=server.new_key(), content=content)
+
+    assert response.status_code == 400
+    assert (response.json()["error"], response.json()["field"]) == ("INVALID_REQUEST", "retries")
+    assert response.json()["message"] == "retries must be a number an IEEE double holds"
 
 
 def test_a_malformed_idempotency_key_is_400(server: Server, http: httpx.Client) -> None:

@@ -180,7 +180,7 @@ def test_the_audit_gives_every_line_the_verdict_of_the_standard_library(line):
     [
         "18446744073709551616",  # past 64 bits: an int for both (orjson would give a float)
         "-" + "9" * 4300,  # the most digits `int` reads
-        "1" * 4301,  # one more: refused by both, with `json`'s reason
+        "1" * 4301,  # one more: refused by both, with the same reason, placed
         "1e400",  # `json` reads infinity, msgspec refuses it
         "[-1.7976931348623159e308]",
         '"\\ud800"',  # an escaped lone surrogate: `json` reads it

@@ -25,6 +25,8 @@ from campaign_rules import (
     validate_update_json,
 )
 from campaign_rules import strategies as cs
+from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.json_syntax import SYNTAX_REASONS
 from campaign_rules._core.limits import BODY_MAX_DEPTH, VIOLATIONS_MAX
 from campaign_rules._core.unicode import has_surrogate
 from tests.property import strategies as s
@@ -239,3 +241,53 @@ def test_a_patch_as_text_agrees_with_the_patch(data: st.DataObject) -> None:
     for text in _texts(patch):
         result = validate_update_json(existing, text.encode())
         assert verdict(result) == verdict(validate_update(existing, json.loads(text)))
+
+
+# Each message `body.is_json` may give: a whole sentence of the library's (issue 37), each
+# telling what is wrong ("other" is for a message of a `json` module yet to come).
+_REASONS = {reason for kind, reason in SYNTAX_REASONS.items() if kind != "other"}
+_NOT_JSON_MESSAGES = {f"the request body must be JSON: {reason}" for reason in _REASONS}
+
+
+@JSON_DECODERS
+@given(
+    value=json_bodies,
+    indent=st.sampled_from([None, 1]),
+    cut=st.floats(0, 1, exclude_max=True),
+)
+def test_a_truncated_body_is_refused_with_a_sentence_of_the_librarys(
+    decoder: str, value: Any, indent: int | None, cut: float
+) -> None:
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    text = text[: int(len(text) * cut)]
+    with json_decoder(decoder):
+        for data in (text, text.encode("utf-8", "surrogatepass")):
+            for violation in validate_create_json(data).violations:
+                if violation.rule == "body.is_json":
+                    assert violation.message in _NOT_JSON_MESSAGES
+        reason = _not_json_reason(text)
+        assert (
+            reason is None
+            or reason in _REASONS
+            or reason.endswith(("is not a JSON value", "more than a double holds"))
+        )
+
+
+def _not_json_reason(text: str) -> str | None:
+    """Why `decode_json` (the command line's reader and the audit's) refuses `text`, if it does."""
+    try:
+        decode_json(text)
+    except NotJson as refused:
+        return refused.reason
+    return None
+
+
+@JSON_DECODERS
+@given(data=hostile_bytes())
+def test_any_text_that_is_no_json_is_refused_with_a_sentence_of_the_librarys(
+    decoder: str, data: bytes
+) -> None:
+    with json_decoder(decoder):
+        for violation in validate_create_json(data).violations:
+            if violation.rule == "body.is_json":
+                assert violation.message in _NOT_JSON_MESSAGES

@@ -14,11 +14,15 @@ the builtins module, most of a reader's time on `None`.
 from __future__ import annotations
 
 import importlib
+import json
 import math
+import re
+import sys
 from collections.abc import Callable, Iterable
 from typing import Final, NoReturn
 
 from campaign_rules._core.display import bounded_path, shown_name
+from campaign_rules._core.json_syntax import TOO_DEEP, long_integer_reason, syntax_reason
 from campaign_rules._core.limits import JSON_INTEGERS, OBJECT_MAX_MEMBERS
 
 __all__ = [
@@ -34,6 +38,7 @@ __all__ = [
     "decode_json_line",
     "decode_json_stdlib",
     "fast_decoder",
+    "integer_or_infinity",
     "is_object",
     "is_oversized_object",
     "item_path",
@@ -348,13 +353,15 @@ def decode_json(text: str) -> object:
     """The JSON value of `text` (RFC 8259), or `NotJson` saying why there is none.
 
     Python's `json` module reads `NaN` and `Infinity`, which JSON has not: they are refused.
-    An integer too long to convert, nesting too deep for the decoder, and a text that starts
-    with a byte order mark are refused too, so the command line and the audit read a file or
-    a line the same way.
+    An integer of more digits than `int` converts (placed at the integer, unless the text is no
+    JSON at all), nesting too deep for the decoder, and a text that starts with a byte order
+    mark are refused too, so the command line and the audit read a file or a line the same
+    way. A syntax error's reason is a sentence of the library's own (`_core.json_syntax`),
+    placed where `json` found it.
 
     With msgspec installed its decoder reads the text first, and its value is the answer; when
     it refuses the text, or the text may be nested too deeply to tell, `decode_json_stdlib`
-    decides, so the value, or the reason there is none, is always `json`'s
+    decides, so the value, or the reason there is none, is always the one `json` leads to
     (D-audit-fast-decoder).
     """
     decode = _fast_decoder_for(text)
@@ -389,18 +396,65 @@ def decode_json_line(line: bytes) -> object:
 
 def decode_json_stdlib(text: str) -> object:
     """`decode_json` with Python's `json` module only, whatever is installed."""
-    import json  # here: checking a body never decodes text, and `json` costs import time
-
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        if text.startswith(_BYTE_ORDER_MARK):  # the module's hint, utf-8-sig, is no JSON
-            raise NotJson("it starts with a UTF-8 byte order mark", (1, 1)) from None
-        raise NotJson(error.msg, (error.lineno, error.colno)) from None
-    except ValueError as error:  # NaN or Infinity, or an integer too long to convert
+        raise _syntax_error(text, error) from None
+    except _Constant as error:
+        raise NotJson(str(error)) from None
+    except ValueError:  # an integer of more digits than `int` converts
+        pass
+    except RecursionError:
+        raise NotJson(TOO_DEEP) from None
+    # Read again with such an integer as an infinity, to tell whether the text is JSON at all
+    # (a syntax error anywhere is the answer, as it is for `1e400`), and a constant after it.
+    try:
+        json.loads(text, parse_constant=_refuse_constant, parse_int=integer_or_infinity)
+    except json.JSONDecodeError as error:
+        raise _syntax_error(text, error) from None
+    except _Constant as error:
         raise NotJson(str(error)) from None
     except RecursionError:
-        raise NotJson("it is nested too deeply for this tool") from None
+        raise NotJson(TOO_DEEP) from None
+    raise NotJson(long_integer_reason(), _long_integer_place(text))
+
+
+def _syntax_error(text: str, error: json.JSONDecodeError) -> NotJson:
+    if text.startswith(_BYTE_ORDER_MARK):  # the module's hint, utf-8-sig, is no JSON
+        return NotJson("it starts with a UTF-8 byte order mark", (1, 1))
+    return NotJson(syntax_reason(text, error.msg, error.pos), (error.lineno, error.colno))
+
+
+def integer_or_infinity(digits: str) -> int | float:
+    """The integer written `digits`, or, past the digits `int` converts, the double it rounds to.
+
+    A `parse_int` for `json.loads`: that double is an infinity (`long_integer_reason`), as
+    `json` reads `1e400`.
+    """
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
+# The tokens of a JSON text that may hold digits: its strings, read whole, and its numbers.
+_DIGIT_TOKENS: Final = re.compile(r'"(?:[^"\\]|\\.)*"|-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?')
+
+
+def _long_integer_place(text: str) -> tuple[int, int] | None:
+    """The line and column of the first integer of more digits than `int` converts.
+
+    Only for a text that `json` reads up to that integer: every token before it is JSON, so
+    walking its strings and numbers finds it, and no digits inside a string.
+    """
+    limit = sys.get_int_max_str_digits()
+    for token in _DIGIT_TOKENS.finditer(text):
+        start, end = token.span()
+        is_integer = text[start] != '"' and token.group(1) is None and token.group(2) is None
+        if is_integer and end - start - (text[start] == "-") > limit:
+            line_start = text.rfind("\n", 0, start) + 1
+            return text.count("\n", 0, start) + 1, start - line_start + 1
+    return None
 
 
 # JSON text has none (RFC 8259 section 8.1); a decoder may ignore one, this library refuses it
@@ -408,5 +462,9 @@ def decode_json_stdlib(text: str) -> object:
 _BYTE_ORDER_MARK: Final = "\ufeff"
 
 
+class _Constant(ValueError):
+    """`NaN`, `Infinity` or `-Infinity`, which Python's `json` reads and JSON has not."""
+
+
 def _refuse_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not a JSON value")
+    raise _Constant(f"{name} is not a JSON value")

@@ -19,7 +19,8 @@ import json
 import math
 from typing import Final, cast
 
-from campaign_rules._core.json import fast_decoder
+from campaign_rules._core.json import fast_decoder, integer_or_infinity
+from campaign_rules._core.json_syntax import TOO_DEEP, syntax_reason
 from campaign_rules._core.json_text import DEPTH, TextProblem, scan_text
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
 from campaign_rules._core.unicode import has_surrogate
@@ -43,8 +44,9 @@ class BodyReading:
 
     `value` is the decoded body (`None` also when refused: `refused` tells). The reasons, each
     read by its rule of `BODY_RULES`: `not_text`, the type's name of data that is neither bytes
-    nor text; `too_large`; `byte_order_mark`; `not_utf8`; `not_json`, the decoder's reason;
-    `problems`, what the text walk found (repeated names, lone surrogates, numbers, depth).
+    nor text; `too_large`; `byte_order_mark`; `not_utf8`; `not_json`, why it is no JSON (a
+    sentence of `_core.json_syntax`); `problems`, what the text walk found (repeated names,
+    lone surrogates, numbers, depth).
     `stop` is the line and column where the text stops being UTF-8 or JSON (1, 1 for a mark).
     """
 
@@ -172,24 +174,24 @@ def _read_text(reading: BodyReading, text: str) -> None:
 def _read_decoded_text(
     reading: BodyReading, text: str, source: bytes | str, surrogates_possible: bool
 ) -> None:
-    """Read `text` (`source` as received: its bytes, or itself) with `json`, then make sure."""
+    """Read `text` (`source` as received: its bytes, or itself) with `json`, then make sure.
+
+    The text is read up to the first syntax error or the first container nested past
+    `BODY_MAX_DEPTH`, whichever comes first, and what follows is not read (D-body-limits):
+    whether `json` gives up on a syntax error, or on its recursion limit, past that container.
+    """
     try:
-        value = json.loads(text)
+        value = _loads(text)
     except json.JSONDecodeError as error:
-        reading.not_json = error.msg
-        reading.stop = (error.lineno, error.colno)
+        if not _stopped_by_depth(reading, text, error.pos):
+            reading.not_json = syntax_reason(text, error.msg, error.pos)
+            reading.stop = (error.lineno, error.colno)
         return
     except RecursionError:
-        # Nested past `json`'s recursion, so past BODY_MAX_DEPTH, which `scan_text` reports
-        # where the text crosses it; it walks with a stack of its own, and stops there.
-        scan = scan_text(text, _EMPTY, BODY_MAX_DEPTH)
-        if scan.problems and scan.problems[-1].kind == DEPTH:
-            reading.problems = [scan.problems[-1]]
-        else:  # the caller's own stack was already deep
-            reading.not_json = "nested too deeply"
-        return
-    except ValueError as error:  # an integer over 4,300 digits
-        reading.not_json = str(error)
+        # Nested past `json`'s recursion, so past BODY_MAX_DEPTH, unless the caller's own stack
+        # was already deep.
+        if not _stopped_by_depth(reading, text, len(text)):
+            reading.not_json = TOO_DEEP
         return
     # `json` decodes an escaped lone surrogate to a surrogate code point: looked for when the
     # text has an escape.
@@ -200,6 +202,36 @@ def _read_decoded_text(
             reading.problems = scan.problems
             return
     _accept(reading, value)
+
+
+def _loads(text: str) -> object:
+    """`json.loads(text)`, with an integer of more digits than `int` converts as an infinity.
+
+    Such an integer is no double (`long_integer_reason`): read as the infinity it rounds to,
+    as `json` reads `1e400`, it is found by `_suspect` and reported where it is.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # `int` refused the digits: no other `ValueError` comes from `json`
+        return json.loads(text, parse_int=integer_or_infinity)
+
+
+def _stopped_by_depth(reading: BodyReading, text: str, stop: int) -> bool:
+    """Whether a container nested past `BODY_MAX_DEPTH` opens before offset `stop` of `text`.
+
+    When one does, the reading stops there: its problems are those `scan_text` finds up to it,
+    that container the last. Opening brackets are counted first: a text with no more of them
+    than the limit before `stop` cannot be nested that deep there, and is not walked.
+    """
+    if text.count("[", 0, stop) + text.count("{", 0, stop) <= BODY_MAX_DEPTH:
+        return False
+    scan = scan_text(text, _EMPTY, BODY_MAX_DEPTH)
+    if not scan.problems or scan.problems[-1].kind != DEPTH or scan.problems[-1].offset >= stop:
+        return False
+    reading.problems = scan.problems
+    return True
 
 
 def _accept(reading: BodyReading, value: object) -> None:

@@ -62,9 +62,13 @@ def body_is_utf8(reading: BodyReading, findings: list[Finding]) -> None:
 
 
 def body_is_json(reading: BodyReading, findings: list[Finding]) -> None:
-    """Reports at the root the decoder's reason, placed where the text stops being JSON."""
+    """Reports at the root why the text is not JSON, placed where it stops being JSON.
+
+    The reason is a sentence of the library's own, the same whichever decoder read the text
+    (`_core.json_syntax`).
+    """
     if reading.not_json is not None:
-        findings.append(Finding(None, f"the request body must be JSON: {reading.not_json.lower()}"))
+        findings.append(Finding(None, f"the request body must be JSON: {reading.not_json}"))
 
 
 def _at(problem: TextProblem, predicate: str) -> Finding:
