@@ -1,7 +1,9 @@
 """The documentation site, tested like code (D-docs-site).
 
 - It builds with the README's command, as written (`sphinx-build -W --keep-going -n`): every
-  warning, a broken reference included, fails the build.
+  warning, a broken reference included, fails the build. Built in a copy that git tracks as a
+  clone would, it leaves `git status` empty: what it generates is listed in `docs/.gitignore`
+  and never committed.
 - Every rule of the table has its generated page, with its key, citation, decisions, code and
   cases, and the three indexes lead to it.
 - It renders in a headless Chromium (`tests/browser.py`): the index, a rule page and the API
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -62,6 +65,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if block.language == "sh" and block.text.startswith(".venv/bin/sphinx-build ")
     ]
     copy = scratch_repository(tmp_path_factory.mktemp("site"))
+    committed_as_a_clone_holds_it(copy)
     built = subprocess.run(
         ["bash", "-e", "-c", command],
         cwd=copy,
@@ -74,6 +78,47 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert built.stderr == "", built.stderr
     assert {"-W", "-n"} <= set(command.split())  # strict: a warning or a broken reference fails
     return copy / command.split()[-1]
+
+
+def git(folder: Path, *arguments: str, data: bytes = b"") -> bytes:
+    """What `git ARGUMENTS` prints in `folder`; it must succeed."""
+    return subprocess.run(
+        ["git", "-C", str(folder), *arguments], input=data, capture_output=True, check=True
+    ).stdout
+
+
+def committed_as_a_clone_holds_it(copy: Path) -> None:
+    """Make the scratch copy a git repository that holds what a clone of this tree holds.
+
+    Every file this tree tracks is tracked there, those that a `.gitignore` lists too (`git add
+    -f`: a clone has them), with the files not yet added that no `.gitignore` lists; all of it
+    committed, so that `git status` names what the build then changes. Nothing happens when this
+    tree is no git repository (an unpacked sdist) or git is missing.
+    """
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        return
+    tracked = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    present = b"\0".join(
+        name for name in tracked.split(b"\0") if name and (copy / name.decode()).exists()
+    )
+    git(copy, "init", "-q")
+    # The copy's `.venv` is a link to the environment running the tests, which a clone lacks.
+    (copy / ".git" / "info" / "exclude").write_text("/.venv\n", encoding="utf-8")
+    added = ("--literal-pathspecs", "add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul")
+    git(copy, *added, data=present)
+    identity = ("-c", "user.name=tests", "-c", "user.email=tests@example.invalid")
+    git(copy, *identity, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "the tree")
+
+
+def test_building_the_site_leaves_a_clone_s_tree_clean(site: Path) -> None:
+    # The build writes its pages (`docs/rules/`, `docs/traceability.md`) beside the sources, in
+    # files that `docs/.gitignore` lists and the repository does not track.
+    copy = site.parents[2]
+    if not (copy / ".git").is_dir():
+        pytest.skip("this tree is no git repository, or git is missing")
+    assert (copy / "docs" / "traceability.md").is_file()
+    assert git(copy, "status", "--porcelain", "--untracked-files=all").decode() == ""
+    assert git(copy, "ls-files", "docs/traceability.md", "docs/rules") == b""
 
 
 def text_of(page: Path) -> str:
