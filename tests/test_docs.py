@@ -226,11 +226,11 @@ def test_the_traceability_page_lists_every_clause_with_what_answers_it(site: Pat
     assert anchors_linked(page) == {clause.anchor for clause in clauses()}
     text = text_of(page)
     for item in trace_of_the_repository():
-        assert shows(text, f"{item.clause.id}: {item.clause.title}"), item.clause.id
+        assert shows(text, f"{item.clause.id}: {item.clause.headline}"), item.clause.id
         if item.reason:
             assert shows(text, item.reason), item.clause.id
     assert "unanswered" not in text
-    rule_3 = text[text.index("2.4 rule 3: rule 3") :]
+    rule_3 = text[text.index("2.4 rule 3: When cycles.mode is cooldown") :]
     assert "cycles.cooldown_mode_has_no_schedule" in rule_3[:600]
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from sphinx.application import Sphinx
 
 from campaign_rules._export import sources
-from campaign_rules._export.catalogue import _OTHER_CHECKS, _OTHER_HEADER, _escape_cell
+from campaign_rules._export.catalogue import _OTHER_HEADER, OTHER_CHECKS, _escape_cell
 from campaign_rules._export.clauses import Clause, cited_clauses, clauses
 from campaign_rules._export.trace import decision_clauses
 from campaign_rules._rules import table
@@ -283,7 +283,7 @@ def index_page(infos: tuple[RuleInfo, ...]) -> str:
         lines += [f"## {heading}", "", f"{_clause_link(clause)}: {lead}", ""]
         lines += _rule_list(by_clause[clause_id], by_id)
     lines += [_OTHER_HEADER.strip(), ""]
-    lines += [f"| {' | '.join(map(_escape_cell, check))} |" for check in _OTHER_CHECKS]
+    lines += [f"| {' | '.join(map(_escape_cell, check.row()))} |" for check in OTHER_CHECKS]
     lines.append("")
     if unsectioned:
         lines += [
