@@ -300,12 +300,9 @@ def decision_index(infos: tuple[RuleInfo, ...], known: dict[str, tuple[str, str]
     """From each decision to the rules that cite it."""
     by_id = {info.id: info for info in infos}
     citing: dict[str, list[str]] = defaultdict(list)
-    contract: list[str] = []
     for info in infos:
         for name in cited_decisions(info.source):
             citing[name].append(info.id)
-        if "api-contract" in info.source:
-            contract.append(info.id)
     lines = [
         "# Rules by decision",
         "",
@@ -320,7 +317,6 @@ def decision_index(infos: tuple[RuleInfo, ...], known: dict[str, tuple[str, str]
             lines += _rule_list(citing[name], by_id)
         else:
             lines += ["No rule cites it.", ""]
-    lines += ["## The API contract", "", *_rule_list(contract, by_id)]
     return "\n".join(lines)
 
 
