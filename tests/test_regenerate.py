@@ -82,6 +82,30 @@ def test_what_is_not_a_bound_is_left_alone(text: str) -> None:
     assert bound_texts.rewrite(text) == text
 
 
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "# spec 2.1, spec 8: `retries` 0 to 7, default 1.",
+        "# spec 2.4, spec 8: `cycles.max_iterations` 2 to 20.",
+        "# spec 4.2, 8: 30 requests per second per API key",
+        "Spec 2.1: `name` is at most 300 characters, in a quote.",
+    ],
+)
+def test_a_quote_of_the_spec_is_left_as_the_spec_says_it(quote: str) -> None:
+    # The spec's number, not the library's: a bound changed in `limits` leaves it as it is.
+    assert bound_texts.rewrite(quote) == quote
+    assert bound_texts.stale(quote, "x") == []
+    # The same words elsewhere on the page state the library's bound, and are rewritten.
+    said = quote.split(": ", 1)[1]
+    assert bound_texts.rewrite(f"{quote}\n{said}") != f"{quote}\n{said}"
+    assert bound_texts.rewrite(f"{quote}\n{said}").startswith(f"{quote}\n")
+
+
+def test_a_citation_that_names_a_decision_states_the_library_s_bound() -> None:
+    text = "# spec 4.1 rule 2, D-idempotency: a stored response is replayed for 99 hours."
+    assert bound_texts.rewrite(text) != text
+
+
 def test_the_oracle_and_the_history_are_not_read() -> None:
     read = {path.relative_to(ROOT).as_posix() for path in bound_texts.scanned_files()}
     assert "README.md" in read
