@@ -112,7 +112,7 @@ def committed_as_a_clone_holds_it(copy: Path) -> None:
 
 
 def test_building_the_site_leaves_a_clone_s_tree_clean(site: Path) -> None:
-    # The build writes its pages (`docs/rules/`, `docs/traceability.md`) beside the sources, in
+    # The build writes its pages (the rule pages, the traceability page) beside the sources, in
     # files that `docs/.gitignore` lists and the repository does not track.
     copy = site.parents[2]
     if not (copy / ".git").is_dir():

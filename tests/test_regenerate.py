@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 from scripts import bound_texts, regenerate
 
-from campaign_rules._core.limits import MESSAGE_LIMIT, RETRIES
+from campaign_rules._core.limits import (
+    IDEMPOTENCY_WINDOW_SECONDS,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RATE_LIMIT_REQUESTS,
+    RETRIES,
+)
 
 ROOT = Path(__file__).parent.parent
 
@@ -85,10 +92,11 @@ def test_what_is_not_a_bound_is_left_alone(text: str) -> None:
 @pytest.mark.parametrize(
     "quote",
     [
-        "# spec 2.1, spec 8: `retries` 0 to 7, default 1.",
-        "# spec 2.4, spec 8: `cycles.max_iterations` 2 to 20.",
-        "# spec 4.2, 8: 30 requests per second per API key",
-        "Spec 2.1: `name` is at most 300 characters, in a quote.",
+        # Numbers other than the library's, whatever `limits` says.
+        f"# spec 2.1, spec 8: `retries` {RETRIES.low} to {RETRIES.high + 2}, default 1.",
+        f"# spec 2.4, spec 8: `cycles.max_iterations` 2 to {MAX_ITERATIONS.high + 8}.",
+        f"# spec 4.2, 8: {RATE_LIMIT_REQUESTS + 18} requests per second per API key",
+        f"Spec 2.1: `name` is at most {NAME_MAX_LENGTH + 45} characters, in a quote.",
     ],
 )
 def test_a_quote_of_the_spec_is_left_as_the_spec_says_it(quote: str) -> None:
@@ -102,7 +110,8 @@ def test_a_quote_of_the_spec_is_left_as_the_spec_says_it(quote: str) -> None:
 
 
 def test_a_citation_that_names_a_decision_states_the_library_s_bound() -> None:
-    text = "# spec 4.1 rule 2, D-idempotency: a stored response is replayed for 99 hours."
+    hours = IDEMPOTENCY_WINDOW_SECONDS // 3600 + 75
+    text = f"# spec 4.1 rule 2, D-idempotency: a stored response is replayed for {hours} hours."
     assert bound_texts.rewrite(text) != text
 
 
