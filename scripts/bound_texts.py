@@ -8,7 +8,11 @@ so that a bound changed in `limits` only changes every text that says it
 `tests/cases/` (each file cites its clause) and `tests/test_oracle_bounds.py`.
 
 A bound stated as a reason ("255 is Stripe's maximum") is not a phrase here: when the bound
-changes, the reason has to be rewritten by hand.
+changes, the reason has to be rewritten by hand. Nor is a quote of the spec: a citation of the
+spec's clauses alone, a colon, and the rest of its line (`# spec 2.1, spec 8: `retries` 0 to 5,
+default 1.` in `limits.py`) says what the spec says, which a change of `limits` leaves as it was
+(`SPEC_QUOTE`); a citation that names a decision beside the spec ("spec 4.1 rule 2,
+D-idempotency: ...") states the library's own bound, and is rewritten.
 """
 
 from __future__ import annotations
@@ -49,6 +53,9 @@ NOT_SCANNED = (
 
 # A number as the texts write it: 10000, 10_000 or 10,000.
 _NUMBER = r"(\d(?:[\d_,]*\d)?)"
+# A quote of the spec: "spec 2.1, spec 8: ..." or "spec 4.2, 8: ...", to the end of its line.
+_CLAUSE = r"\d+(?:\.\d+)?(?: rule \d+)?"
+SPEC_QUOTE = re.compile(rf"\b[Ss]pec {_CLAUSE}(?:(?:, | and )(?:spec )?{_CLAUSE})*: [^\n]*")
 
 
 @dataclass(frozen=True)
@@ -144,9 +151,12 @@ def _fixed(match: re.Match[str], phrase: Phrase) -> str:
 
 
 def _matches(text: str) -> Iterator[tuple[re.Match[str], Phrase]]:
+    """Each phrase that states a bound, but those inside a quote of the spec."""
+    quotes = [quote.span() for quote in SPEC_QUOTE.finditer(text)]
     for phrase in PHRASES:
         for match in phrase.pattern.finditer(text):
-            yield match, phrase
+            if not any(start <= match.start() < end for start, end in quotes):
+                yield match, phrase
 
 
 def rewrite(text: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 from campaign_rules import Violation, validate_create_json
 from campaign_rules._cli import main
 from campaign_rules._cli.exits import ExitStatus
-from campaign_rules._core.limits import RETRIES
+from campaign_rules._core.limits import MESSAGE_LIMIT, RETRIES
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.links import DOCS_URL, rule_url
 from tests.cli_support import lines_of
@@ -66,8 +66,12 @@ def test_several_valid_files_exit_0(capsys):
 def test_the_count_says_one_violation_and_several_invalid_files(tmp_path, capsys):
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     body = json.loads((EXAMPLES / "whatsapp.json").read_text(encoding="utf-8"))
-    one.write_text(json.dumps(body | {"retries": 6}), encoding="utf-8")
-    two.write_text(json.dumps(body | {"retries": 6, "message_limit": 0}), encoding="utf-8")
+    # Out of range whatever the bounds of `limits` are.
+    too_many, too_few = RETRIES.high + 1, MESSAGE_LIMIT.low - 1
+    one.write_text(json.dumps(body | {"retries": too_many}), encoding="utf-8")
+    two.write_text(
+        json.dumps(body | {"retries": too_many, "message_limit": too_few}), encoding="utf-8"
+    )
     assert main(["check", str(one)]) == 1
     assert capsys.readouterr().out.splitlines()[-1] == "Found 1 violation in 1 file"
     assert main(["check", str(one), str(two)]) == 1
@@ -171,7 +175,7 @@ def test_json_output_of_a_valid_payload_is_201_and_the_campaign(capsys):
     assert main(["check", "--json", str(EXAMPLES / "whatsapp.json")]) == 0
     [out] = json.loads(capsys.readouterr().out)
     assert out["status"] == 201
-    assert out["body"]["retries"] in range(6)
+    assert out["body"]["retries"] in RETRIES
     assert "message_limit" in out["body"]
     assert out["body"]["template"] == "order_update_v2"
     assert out["violations"] == []

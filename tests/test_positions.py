@@ -21,9 +21,13 @@ from campaign_rules import (
     validate_update,
     validate_update_json,
 )
+from campaign_rules._core.limits import RETRIES
 from tests.support import payload
 
 AGENT = payload()["agent_id"]
+# Values on each side of a bound are read from `limits`, so that changing a bound there changes
+# no test here (docs/testing.md, "Changing a bound").
+TOO_MANY_RETRIES = RETRIES.high + 1
 
 
 def places(result: Any) -> list[tuple[str, str, int | None, int | None]]:
@@ -42,7 +46,7 @@ INDENTED = f"""{{
   "agent_id": "{AGENT}",
   "integration_id": "int-phone-1",
   "integration_type": "phone_call",
-  "retries": 9,
+  "retries": {TOO_MANY_RETRIES},
   "scheduling": {{
     "mon": {{"startTime": "25:00", "stopTime": "17:00"}}
   }}
@@ -57,14 +61,14 @@ class TestLinesAndColumns:
             ("retries.within_bounds", "/retries", 6, 14),
             ("schedule.window_times_are_hh_mm", "/scheduling/mon/startTime", 8, 26),
         ]
-        assert where(INDENTED, "9,") == (6, 14)
+        assert where(INDENTED, f"{TOO_MANY_RETRIES},") == (6, 14)
 
     def test_a_compact_text(self) -> None:
         text = json.dumps(json.loads(INDENTED), separators=(",", ":"))
         result = validate_create_json(text.encode())
         assert [(line, column) for _, _, line, column in places(result)] == [
             (1, text.index('{"startTime"') + 1),
-            (1, text.index("9,") + 1),
+            (1, text.index(f"{TOO_MANY_RETRIES},") + 1),
             (1, text.index('"25:00"') + 1),
         ]
 
@@ -79,9 +83,10 @@ class TestLinesAndColumns:
 
     @pytest.mark.parametrize("before", ["é", "日本", "🚀", "🇪🇸", "e\u0301"])
     def test_characters_past_ascii_count_one_column_each(self, before: str) -> None:
-        text = INDENTED.replace('"retries": 9', f'"description": "{before}", "retries": 9')
+        retries = f'"retries": {TOO_MANY_RETRIES}'
+        text = INDENTED.replace(retries, f'"description": "{before}", {retries}')
         result = validate_create_json(text.encode())
-        line, column = where(text, "9,")
+        line, column = where(text, f"{TOO_MANY_RETRIES},")
         assert ("retries.within_bounds", "/retries", line, column) in places(result)
         assert column == len('  "description": "", "retries": ') + len(before) + 1
 
@@ -107,7 +112,7 @@ class TestLinesAndColumns:
 
 class TestPointers:
     def test_pointers_of_the_library_s_names(self) -> None:
-        body = payload("cooldown", retries=9)
+        body = payload("cooldown", retries=TOO_MANY_RETRIES)
         body["cycles"]["filter_tags"] = ["a", "a"]
         result = validate_create(body)
         assert [(v.field, v.pointer) for v in result.violations] == [
@@ -157,7 +162,9 @@ class TestPointers:
 class TestUpdates:
     def test_a_patch_is_placed_in_its_own_text(self) -> None:
         existing = validate_create(payload("phone_call")).value
-        patch = '{{\n  "retries": 7,\n  "agent_id": "{}"\n}}'.format(AGENT.replace("9b", "8b"))
+        patch = '{{\n  "retries": {},\n  "agent_id": "{}"\n}}'.format(
+            TOO_MANY_RETRIES, AGENT.replace("9b", "8b")
+        )
         result = validate_update_json(existing, patch)
         decoded = validate_update(existing, json.loads(patch))
         assert [(v.rule, v.field) for v in result.violations] == [
@@ -181,9 +188,9 @@ class TestUpdates:
 
     def test_an_ok_patch(self) -> None:
         existing = validate_create(payload("phone_call")).value
-        result = validate_update_json(existing, '{"retries": 3}')
+        result = validate_update_json(existing, f'{{"retries": {RETRIES.high}}}')
         assert result.ok
-        assert result.value == validate_update(existing, {"retries": 3}).value
+        assert result.value == validate_update(existing, {"retries": RETRIES.high}).value
 
 
 class TestFoundWhenRead:

@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 from scripts import bound_texts, regenerate
 
-from campaign_rules._core.limits import MESSAGE_LIMIT, RETRIES
+from campaign_rules._core.limits import (
+    IDEMPOTENCY_WINDOW_SECONDS,
+    MAX_ITERATIONS,
+    MESSAGE_LIMIT,
+    NAME_MAX_LENGTH,
+    RATE_LIMIT_REQUESTS,
+    RETRIES,
+)
 
 ROOT = Path(__file__).parent.parent
 
@@ -80,6 +87,32 @@ def test_a_bound_is_rewritten_in_the_text_s_own_spelling(text: str, fixed: str) 
 )
 def test_what_is_not_a_bound_is_left_alone(text: str) -> None:
     assert bound_texts.rewrite(text) == text
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        # Numbers other than the library's, whatever `limits` says.
+        f"# spec 2.1, spec 8: `retries` {RETRIES.low} to {RETRIES.high + 2}, default 1.",
+        f"# spec 2.4, spec 8: `cycles.max_iterations` 2 to {MAX_ITERATIONS.high + 8}.",
+        f"# spec 4.2, 8: {RATE_LIMIT_REQUESTS + 18} requests per second per API key",
+        f"Spec 2.1: `name` is at most {NAME_MAX_LENGTH + 45} characters, in a quote.",
+    ],
+)
+def test_a_quote_of_the_spec_is_left_as_the_spec_says_it(quote: str) -> None:
+    # The spec's number, not the library's: a bound changed in `limits` leaves it as it is.
+    assert bound_texts.rewrite(quote) == quote
+    assert bound_texts.stale(quote, "x") == []
+    # The same words elsewhere on the page state the library's bound, and are rewritten.
+    said = quote.split(": ", 1)[1]
+    assert bound_texts.rewrite(f"{quote}\n{said}") != f"{quote}\n{said}"
+    assert bound_texts.rewrite(f"{quote}\n{said}").startswith(f"{quote}\n")
+
+
+def test_a_citation_that_names_a_decision_states_the_library_s_bound() -> None:
+    hours = IDEMPOTENCY_WINDOW_SECONDS // 3600 + 75
+    text = f"# spec 4.1 rule 2, D-idempotency: a stored response is replayed for {hours} hours."
+    assert bound_texts.rewrite(text) != text
 
 
 def test_the_oracle_and_the_history_are_not_read() -> None:

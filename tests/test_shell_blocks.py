@@ -159,7 +159,7 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "tests/e2e/test_reference_server_guide.py::demo",
     ),
     ("docs/guides/fleet.md", ".venv/bin/pip install -e '.[examples]'"): Elsewhere(
-        "it needs a PostgreSQL and a Redis already serving those URLs, and the server runs until "
+        "it installs PostgreSQL and Redis with sudo and apt-get, and the server runs until "
         "stopped: the fleet test starts its own on free ports, seeds with the same module and "
         "serves the same app with `--workers`",
         "tests/e2e/test_fleet.py::fleet",

@@ -24,7 +24,7 @@ from typing import Any
 from sphinx.application import Sphinx
 
 from campaign_rules._export import sources
-from campaign_rules._export.catalogue import _OTHER_CHECKS, _OTHER_HEADER, _escape_cell
+from campaign_rules._export.catalogue import _OTHER_HEADER, OTHER_CHECKS, _escape_cell
 from campaign_rules._export.clauses import Clause, cited_clauses, clauses
 from campaign_rules._export.trace import decision_clauses
 from campaign_rules._rules import table
@@ -283,7 +283,7 @@ def index_page(infos: tuple[RuleInfo, ...]) -> str:
         lines += [f"## {heading}", "", f"{_clause_link(clause)}: {lead}", ""]
         lines += _rule_list(by_clause[clause_id], by_id)
     lines += [_OTHER_HEADER.strip(), ""]
-    lines += [f"| {' | '.join(map(_escape_cell, check))} |" for check in _OTHER_CHECKS]
+    lines += [f"| {' | '.join(map(_escape_cell, check.row()))} |" for check in OTHER_CHECKS]
     lines.append("")
     if unsectioned:
         lines += [
@@ -300,12 +300,9 @@ def decision_index(infos: tuple[RuleInfo, ...], known: dict[str, tuple[str, str]
     """From each decision to the rules that cite it."""
     by_id = {info.id: info for info in infos}
     citing: dict[str, list[str]] = defaultdict(list)
-    contract: list[str] = []
     for info in infos:
         for name in cited_decisions(info.source):
             citing[name].append(info.id)
-        if "api-contract" in info.source:
-            contract.append(info.id)
     lines = [
         "# Rules by decision",
         "",
@@ -320,7 +317,6 @@ def decision_index(infos: tuple[RuleInfo, ...], known: dict[str, tuple[str, str]
             lines += _rule_list(citing[name], by_id)
         else:
             lines += ["No rule cites it.", ""]
-    lines += ["## The API contract", "", *_rule_list(contract, by_id)]
     return "\n".join(lines)
 
 

@@ -1,8 +1,10 @@
 """The traceability page, generated when the site is built: from each clause to its proof.
 
 For every numbered section and numbered rule of the spec (`campaign_rules._export.clauses`),
-the rules that enforce it, the decisions that settle what it leaves open and the case files
-that prove it, or, for a clause with none, the reason it needs no rule
+named by its title or its first words, the rules that enforce it, the checks outside the rule
+table that do (`campaign_rules._export.catalogue.OTHER_CHECKS`, each with its page, decisions
+and tests), the decisions that settle what it leaves open and the case files that prove it, or,
+for a clause with none, the reason it needs no rule
 (`campaign_rules._export.trace.NO_RULE_NEEDED`). Written to `traceability.md` (ignored by git)
 when the builder starts, only when its text changed.
 """
@@ -17,7 +19,9 @@ from rule_pages import CASES, DECISIONS, slugify
 from sphinx.application import Sphinx
 
 from campaign_rules._export import sources
+from campaign_rules._export.catalogue import OtherCheck
 from campaign_rules._export.clauses import clauses
+from campaign_rules._export.sources import cited_decisions
 from campaign_rules._export.trace import ClauseTrace, trace
 
 PAGE = "traceability.md"
@@ -46,6 +50,8 @@ def _clause_ref(clause_id: str, anchor: str) -> str:
 def _status(item: ClauseTrace) -> str:
     if item.rules:
         return "enforced"
+    if item.checks:
+        return "enforced outside the rule table"
     if item.decisions:
         return "settled"
     if item.cases:
@@ -61,7 +67,9 @@ def page() -> str:
         "# Traceability",
         "",
         "From each clause of {doc}`the spec <spec>` to what answers it: the rules that enforce "
-        "it (each rule's citation names it), the decisions that settle what it leaves open (the "
+        "it (each rule's citation names it), the checks outside the rule table that enforce it "
+        "(a check whose answer is no error key of spec 7.2, so it has no rule id), the "
+        "decisions that settle what it leaves open (the "
         "decision's text cites it, or a rule cites it beside the decision), and the case files "
         "that prove it (`tests/cases/<rule>.json`, whose `cites` names it). A clause that none "
         "of these answers is listed with the reason it needs no rule. Generated from the rule "
@@ -69,7 +77,7 @@ def page() -> str:
         "`tests/test_traceability.py` fails when a clause is neither enforced, settled, proved "
         "nor explained.",
         "",
-        "| clause | title | status | rules | decisions | case files |",
+        "| clause | title, or first words | status | rules | decisions | case files |",
         "|---|---|---|---:|---:|---:|",
     ]
     for item in items:
@@ -92,6 +100,8 @@ def page() -> str:
         if item.rules:
             links = ", ".join(f"{{doc}}`{rule} <rules/{rule}>`" for rule in item.rules)
             lines += [f"Enforced by: {links}.", ""]
+        for check in item.checks:
+            lines += [*_outside(check, known), ""]
         if item.decisions:
             links = ", ".join(
                 f"[{name}](decisions.md#{slugify(known[name][0])})" for name in item.decisions
@@ -105,9 +115,22 @@ def page() -> str:
     return "\n".join(lines)
 
 
+def _outside(check: OtherCheck, known: dict[str, tuple[str, str]]) -> list[str]:
+    """What a page says of a check outside the rule table: its page, decisions and tests."""
+    decisions = ", ".join(
+        f"[{name}](decisions.md#{slugify(known[name][0])})"
+        for name in cited_decisions(check.source)
+    )
+    tests = ", ".join(f"`{path}`" for path in check.tests)
+    return [
+        f"Enforced outside the rule table by {{py:func}}`{check.name} <{check.function}>`, "
+        "whose answer is no error key of spec 7.2, so it has no rule id "
+        f"(its citation: {check.source}). It rests on {decisions}; {tests} proves it."
+    ]
+
+
 def _title(item: ClauseTrace) -> str:
-    clause = item.clause
-    return clause.title.replace("|", "\\|") if clause.rule is None else f"rule {clause.rule}"
+    return item.clause.headline.replace("|", "\\|")
 
 
 def write_page(app: Sphinx) -> None:

@@ -17,7 +17,7 @@ import os
 import secrets
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import IO, Final
 
 from campaign_rules._cli.signals import Stopped, wait_ready
@@ -172,10 +172,6 @@ class _GuardedStream:
 
     def write(self, text: str) -> int:
         return self._call(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for line in lines:
-            self.write(line)
 
     def flush(self) -> None:
         self._call(None)

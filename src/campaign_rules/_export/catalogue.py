@@ -26,7 +26,7 @@ from campaign_rules._rules.table import (
     Rule,
 )
 
-__all__ = ["RuleInfo", "catalogue", "render_markdown"]
+__all__ = ["OTHER_CHECKS", "OtherCheck", "RuleInfo", "catalogue", "render_markdown"]
 
 
 @attrs.frozen
@@ -98,14 +98,41 @@ of its rule module (`_rules/fields.py`, `tests/test_rules_fields.py`).
 """
 
 
+@attrs.frozen
+class OtherCheck:
+    """A check outside the rule table: no error key of spec 7.2 names its answer, so no rule id.
+
+    `function` is the public function that runs it, whose page is its entry in the API
+    reference; `source` cites what it enforces, as a rule's citation does; `tests` are the test
+    modules that prove it.
+    """
+
+    function: str
+    answer: str
+    status: int
+    source: str
+    summary: str
+    tests: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        """The function's own name: `parse_authorization`."""
+        return self.function.rpartition(".")[2]
+
+    def row(self) -> tuple[str, str, str, str, str]:
+        """Its row of the catalogue: check, rule id, key and status, source, requires."""
+        return (f"`{self.name}`", self.answer, str(self.status), self.source, self.summary)
+
+
 # The one check whose answer is not an error key of spec 7.2, so has no place in the rule table.
-_OTHER_CHECKS: tuple[tuple[str, str, str, str, str], ...] = (
-    (
-        "`parse_authorization`",
+OTHER_CHECKS: tuple[OtherCheck, ...] = (
+    OtherCheck(
+        "campaign_rules.requests.parse_authorization",
         "none: the 401 body of spec 5",
-        "401",
-        "spec 5; D-authorization",
+        401,
+        "spec 5 rule 1, 5 rule 2, 5 rule 3; D-authorization",
         "`Authorization` is `api-key`, one or more spaces, and a visible ASCII key.",
+        ("tests/test_authorization.py",),
     ),
 )
 
@@ -127,7 +154,7 @@ def render_markdown() -> str:
         f"| {_escape_cell(info.summary)} |\n"
         for info in catalogue()
     )
-    others = (f"| {' | '.join(map(_escape_cell, check))} |\n" for check in _OTHER_CHECKS)
+    others = (f"| {' | '.join(map(_escape_cell, check.row()))} |\n" for check in OTHER_CHECKS)
     return _HEADER + "".join(rows) + _OTHER_HEADER + "".join(others)
 
 

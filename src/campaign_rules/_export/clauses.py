@@ -6,7 +6,7 @@ package, and the documentation site renders the same file as `spec.html`. `claus
 into `Clause` values: each numbered section ("2.4") and each numbered rule of a section
 ("2.4 rule 3"), with its text and a stable anchor (`spec-2-4`, `spec-2-4-rule-3`), the id of
 the element of `spec.html` that shows it. `cited_clauses` reads the clauses a citation of the
-rule table names ("spec 2.1, 2.4 rule 2; api-contract" gives 2.1 and 2.4 rule 2).
+rule table names ("spec 2.1, 2.4 rule 2; D-error-keys" gives 2.1 and 2.4 rule 2).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ __all__ = [
     "cited_clauses",
     "cited_in_text",
     "clauses",
+    "first_words",
     "spec_text",
 ]
 
@@ -67,6 +68,32 @@ class Clause:
     def label(self) -> str:
         """How a citation names it: "spec 2.4 rule 3"."""
         return f"spec {self.id}"
+
+    @property
+    def headline(self) -> str:
+        """How a list of clauses names it: a section's title, or a rule's first words.
+
+        "Cycles config object" for 2.4; "When `cycles.mode` is `cooldown`, the `schedule`, …"
+        for 2.4 rule 3, since "rule 3" tells a reader nothing of what it asks.
+        """
+        return self.title if self.rule is None else first_words(self.text)
+
+
+# How many words of a rule's text its headline shows, at least.
+HEADLINE_WORDS = 8
+
+
+def first_words(text: str, count: int = HEADLINE_WORDS) -> str:
+    """The first `count` words of a Markdown text, and "…" when there are more.
+
+    A code span is never cut: words are added up to the one that closes it.
+    """
+    words = text.split()
+    taken = words[:count]
+    while "".join(taken).count("`") % 2 and len(taken) < len(words):
+        taken.append(words[len(taken)])
+    shown = " ".join(taken)
+    return shown if len(taken) == len(words) else shown.rstrip(",;:") + " …"
 
 
 def anchor_of(clause_id: str) -> str:

@@ -1,10 +1,12 @@
 """From each clause of the spec to what answers it: its rules, decisions and cases, or why none.
 
 The documentation site's traceability page (`traceability.html`) is drawn from `trace()`, and a
-test fails when a clause is neither enforced by a rule, settled by a decision, proved by a case
-file nor explained in `NO_RULE_NEEDED`. A rule enforces the clauses its citation names; a
-decision settles the clauses its text cites, and those that a rule cites beside it; a case file
-proves the clauses its `cites` names.
+test fails when a clause is neither enforced by a rule or a check outside the rule table,
+settled by a decision, proved by a case file nor explained in `NO_RULE_NEEDED`. A rule enforces
+the clauses its citation names, and so does a check outside the rule table
+(`catalogue.OTHER_CHECKS`: `parse_authorization`, whose answer is no error key); a decision
+settles the clauses its text cites, and those that a rule or such a check cites beside it; a
+case file proves the clauses its `cites` names.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Final
 
 import attrs
 
-from campaign_rules._export.catalogue import RuleInfo
+from campaign_rules._export.catalogue import OTHER_CHECKS, OtherCheck, RuleInfo
 from campaign_rules._export.clauses import Clause, cited_clauses, cited_in_text
 from campaign_rules._export.sources import cited_decisions
 
@@ -31,11 +33,6 @@ NO_RULE_NEEDED: Final[Mapping[str, str]] = {
     "4": "A heading: its subsections 4.1 to 4.3 hold the endpoints.",
     "4.1 rule 5": "A cross-reference: the cycles rules of 2.4 apply, and the rules that "
     "enforce 2.4 and its numbered rules run on every creation body.",
-    "5 rule 1": "Checked by `parse_authorization`, a check outside the rule table, since its "
-    "answer is the 401 body of 5 rule 3 rather than an error key (D-authorization); "
-    "`tests/test_authorization.py` proves it.",
-    "5 rule 2": "The scheme's scope: `parse_authorization` (a check outside the rule table, "
-    "D-authorization) reads the header of every operation alike.",
     "6": "Events, webhooks and notifications are not shown: there is nothing to check.",
     "7": "A heading: its subsections 7.1 to 7.4 hold the errors.",
 }
@@ -43,24 +40,31 @@ NO_RULE_NEEDED: Final[Mapping[str, str]] = {
 
 @attrs.frozen
 class ClauseTrace:
-    """One clause and what answers it; `reason` is `NO_RULE_NEEDED`'s, when it has one."""
+    """One clause and what answers it; `reason` is `NO_RULE_NEEDED`'s, when it has one.
+
+    `checks` are the checks outside the rule table that enforce it (`catalogue.OTHER_CHECKS`).
+    """
 
     clause: Clause
     rules: tuple[str, ...]
     decisions: tuple[str, ...]
     cases: tuple[str, ...]
     reason: str | None
+    checks: tuple[OtherCheck, ...] = ()
 
     @property
     def answered(self) -> bool:
         """Whether it is enforced, settled, proved or explained."""
-        return bool(self.rules or self.decisions or self.cases or self.reason)
+        return bool(self.rules or self.checks or self.decisions or self.cases or self.reason)
 
 
 def decision_clauses(
-    infos: Iterable[RuleInfo], known: Mapping[str, tuple[str, str]]
+    infos: Iterable[RuleInfo | OtherCheck], known: Mapping[str, tuple[str, str]]
 ) -> dict[str, list[str]]:
-    """The clauses each decision settles: those its text cites, then those rules cite beside it."""
+    """The clauses each decision settles: those its text cites, then those rules cite beside it.
+
+    `infos` are the rules, and the checks outside the rule table, whose citations are read.
+    """
     settled = {name: cited_in_text(text) for name, (_, text) in known.items()}
     for info in infos:
         beside = cited_clauses(info.source)
@@ -75,20 +79,24 @@ def trace(
     infos: Iterable[RuleInfo],
     known: Mapping[str, tuple[str, str]],
     case_cites: Mapping[str, str],
+    others: Iterable[OtherCheck] = OTHER_CHECKS,
 ) -> tuple[ClauseTrace, ...]:
     """Every clause of `spec` with its rules (`infos`), decisions (`known`) and case files.
 
-    `case_cites` maps each case file's name (its rule id) to its `cites`.
+    `case_cites` maps each case file's name (its rule id) to its `cites`; `others` are the
+    checks outside the rule table.
     """
-    infos = tuple(infos)
-    settled = decision_clauses(infos, known)
+    infos, others = tuple(infos), tuple(others)
+    settled = decision_clauses((*infos, *others), known)
     traces = []
     for clause in spec:
         rules = tuple(info.id for info in infos if clause.id in cited_clauses(info.source))
+        checks = tuple(check for check in others if clause.id in cited_clauses(check.source))
         decisions = tuple(name for name in known if clause.id in settled.get(name, ()))
         cases = tuple(
             name for name, cites in case_cites.items() if clause.id in cited_clauses(cites)
         )
-        reason = None if rules or decisions or cases else NO_RULE_NEEDED.get(clause.id)
-        traces.append(ClauseTrace(clause, rules, decisions, cases, reason))
+        answered = rules or checks or decisions or cases
+        reason = None if answered else NO_RULE_NEEDED.get(clause.id)
+        traces.append(ClauseTrace(clause, rules, decisions, cases, reason, checks))
     return tuple(traces)

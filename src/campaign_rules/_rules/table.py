@@ -3,7 +3,7 @@
 Declared once, here. The runner takes the key and the id of each violation from this table,
 and the catalogue (`campaign_rules.schema.catalogue()`, `campaign-rules rules`, the rule pages of the docs) is
 generated from it. Rules run in table order. A source is a section of the spec ("spec 2.4
-rule 3"), the api-contract, or a decision of `docs/decisions.md` ("D-time-format").
+rule 3"), an RFC, or a decision of `docs/decisions.md` ("D-time-format").
 """
 
 from __future__ import annotations
@@ -141,15 +141,15 @@ _DIRECTORY = Scope.DIRECTORY
 # fmt: off
 # Offline: what an SDK can check with no server records.
 CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
-    Rule("payload.is_object", _400, "spec 4.1; api-contract", "The request body is a JSON object.", shape.payload_is_object, _SITES),
+    Rule("payload.is_object", _400, "spec 4.1; D-error-keys", "The request body is a JSON object.", shape.payload_is_object, _SITES),
     Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", "Every object holds only the members its spec table lists.", shape.known_members_only, _SITES),
     Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", "Every object holds its required members.", shape.required_members_present, _SITES),
-    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; api-contract; D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types, _SITES),
+    Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; D-error-keys, D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types, _SITES),
     Rule("name.within_max_length", _400, "spec 2.1, 8; D-blank-name", f"`name` is at most {NAME_MAX_LENGTH} characters.", fields.name_within_max_length, _ALL),
     Rule("name.not_blank", _400, "D-blank-name", "`name` has a character other than white space.", fields.name_not_blank, _ALL),
     Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", "`agent_id` is a UUID v4 in 8-4-4-4-12 form.", fields.agent_id_is_uuid_v4, _ALL),
     Rule("integration_id.not_empty", _400, "D-integration-id", "`integration_id` is not the empty string.", fields.integration_id_not_empty, _ALL),
-    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; api-contract", f"`integration_type` is {_one_of(IntegrationType)}.", fields.integration_type_is_supported, _ALL),
+    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; D-error-keys", f"`integration_type` is {_one_of(IntegrationType)}.", fields.integration_type_is_supported, _ALL),
     Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", "`timezone` is an IANA time zone name listed by the tzdata package.", fields.timezone_is_iana_name, _ALL),
     Rule("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", fields.retries_within_bounds, _ALL),
     Rule("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", fields.message_limit_within_bounds, _ALL),
@@ -157,7 +157,7 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode, _ALL),
     Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", schedule.window_times_are_hh_mm, _WINDOWS),
     Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop, _WINDOWS),
-    Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; api-contract", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call, _CYCLES),
+    Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; D-error-keys", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call, _CYCLES),
     Rule("cycles.required_when_enabled", _400, "D-cycles-required", "An enabled block has `mode`, `max_iterations` and its mode's own field.", cycles.required_when_enabled, _CYCLES),
     Rule("cycles.mode_is_known", _400, "spec 2.4", f"`cycles.mode` is {_one_of(CyclesMode)}.", cycles.mode_is_known, _CYCLES),
     Rule("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", f"`cycles.max_iterations` is {MAX_ITERATIONS.describe()}.", cycles.max_iterations_within_bounds, _CYCLES),
@@ -166,7 +166,7 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", "Each filter item is a non-empty string.", cycles.filter_items_are_non_empty_strings, _CYCLES),
     Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", "No filter item repeats an earlier one.", cycles.filter_items_are_unique, _CYCLES),
     Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", "Each `cycles.filter_statuses` item is a contact status of the campaign's channel.", cycles.filter_statuses_match_channel, _CYCLES),
-    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; api-contract; D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule, _COOLDOWN),
+    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; D-error-keys, D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule, _COOLDOWN),
     Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", cycles.dates_are_iso, _SCHEDULED),
     Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", "`cycles.schedule_start_date` is not after `cycles.schedule_end_date`.", cycles.start_date_not_after_end_date, _SCHEDULED),
 )
@@ -187,11 +187,11 @@ BODY_RULES: Final[tuple[Rule[BodyReading], ...]] = (
 
 # With a Directory: what only the server's records can tell.
 LOOKUP_RULES: Final[tuple[Rule[Document], ...]] = (
-    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3; api-contract; D-agent-id", "The directory knows the agent `agent_id`.", lookups.agent_exists, _DIRECTORY),
-    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3; api-contract", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent, _DIRECTORY),
-    Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; api-contract", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches, _DIRECTORY),
-    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; api-contract; D-filter-lists", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist, _DIRECTORY),
-    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; api-contract", "The organization's billing limit is not reached.", lookups.billing_limit_not_reached, _DIRECTORY),
+    Rule("lookup.agent_exists", ErrorKey.AGENT_NOT_FOUND, "spec 4.1 rule 3, 7.3; D-error-keys, D-look-ups, D-agent-id", "The directory knows the agent `agent_id`.", lookups.agent_exists, _DIRECTORY),
+    Rule("lookup.integration_belongs_to_agent", ErrorKey.INTEGRATION_NOT_FOUND, "spec 2.1, 4.1 rule 3, 7.3; D-error-keys, D-look-ups", "The agent has the integration `integration_id`.", lookups.integration_belongs_to_agent, _DIRECTORY),
+    Rule("lookup.integration_type_matches", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1; D-error-keys, D-look-ups", "The integration found is of the type `integration_type` names.", lookups.integration_type_matches, _DIRECTORY),
+    Rule("lookup.filter_tags_exist", ErrorKey.INVALID_FILTER_TAG, "spec 2.4; D-error-keys, D-look-ups, D-filter-lists", "Each well-formed tag of `cycles.filter_tags` names a thread tag that exists.", lookups.filter_tags_exist, _DIRECTORY),
+    Rule("lookup.billing_limit_not_reached", ErrorKey.BILLING_LIMIT_REACHED, "spec 4.1 rule 4, 7.3; D-error-keys, D-look-ups", "The organization's billing limit is not reached.", lookups.billing_limit_not_reached, _DIRECTORY),
 )
 
 # Updates of a campaign given as stored wire JSON: that JSON, read with the creation rules first.
@@ -203,11 +203,11 @@ STORED_CAMPAIGN_RULES: Final[tuple[Rule[StoredCampaign], ...]] = (
 UPDATE_RULES: Final[tuple[Rule[Change], ...]] = (
     Rule("update.status_is_a_campaign_status", _500, "spec 2.2; D-update-status", "The `status` a server passes is `None` or a campaign status.", update.status_is_a_campaign_status),
     Rule("update.patch_is_object", _400, "D-merge-patch", f"The patch is a JSON object of at most {PATCH_MAX_MEMBERS} members.", update.patch_is_object),
-    Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "api-contract; D-agent-id, D-merge-patch", "`agent_id`, `integration_id` and `integration_type` keep their values.", update.owner_fields_immutable),
-    Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3; api-contract; D-merge-patch", "`cycles.enabled` keeps its value: cycles are enabled at creation or never.", update.cycles_enabled_immutable),
+    Rule("update.owner_fields_immutable", ErrorKey.IMMUTABLE_FIELD, "D-error-keys, D-agent-id, D-merge-patch", "`agent_id`, `integration_id` and `integration_type` keep their values.", update.owner_fields_immutable),
+    Rule("update.cycles_enabled_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3; D-error-keys, D-merge-patch", "`cycles.enabled` keeps its value: cycles are enabled at creation or never.", update.cycles_enabled_immutable),
     Rule("update.cycles_mode_immutable", ErrorKey.IMMUTABLE_FIELD, "spec 2.4 rule 4, 7.3; D-merge-patch", "`cycles.mode` keeps its value.", update.cycles_mode_immutable),
-    Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; api-contract; D-merge-patch", "A change sets no cycles field but `enabled` on a campaign without cycles.", update.cycles_fields_need_enabled_cycles),
-    Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "api-contract; D-merge-patch", "A finished campaign takes no change.", update.campaign_not_finished),
+    Rule("update.cycles_fields_need_enabled_cycles", ErrorKey.CYCLES_NOT_ENABLED, "spec 2.4 rule 4; D-error-keys, D-merge-patch", "A change sets no cycles field but `enabled` on a campaign without cycles.", update.cycles_fields_need_enabled_cycles),
+    Rule("update.campaign_not_finished", ErrorKey.CAMPAIGN_FINISHED, "D-error-keys, D-merge-patch", "A finished campaign takes no change.", update.campaign_not_finished),
 )
 
 # Responses: what an SDK reads (and a server may check before sending). A broken body is the
