@@ -83,7 +83,7 @@ def test_an_unreadable_file_among_others_is_named_and_the_rest_checked(tmp_path,
     argv = ["check", str(EXAMPLES / "invalid.json"), str(absent), str(EXAMPLES / "whatsapp.json")]
     assert main(argv) == 2
     captured = capsys.readouterr()
-    assert captured.err == f"campaign-rules: cannot read {absent}: No such file or directory\n"
+    assert captured.err == f"campaign-rules: cannot read {absent}: [Errno 2] No such file or directory\n"
     assert captured.out.splitlines()[-1] == (
         "Found 7 violations in 1 of 2 files; 1 file could not be read"
     )
@@ -416,7 +416,11 @@ def test_a_response_file_with_no_json_value_says_what_to_do(
     captured = capsys.readouterr()
     assert captured.err.startswith(f"campaign-rules: cannot read {path}: {reason}")
     assert captured.err.count("\n") == 1
-    assert captured.out == ("[]\n" if as_json else "No files checked; 1 file could not be read\n")
+    if as_json:  # the file is listed with the reason standard error gives
+        said = captured.err.removeprefix(f"campaign-rules: cannot read {path}: ").rstrip("\n")
+        assert json.loads(captured.out) == [{"file": str(path), "error": said}]
+    else:
+        assert captured.out == "No files checked; 1 file could not be read\n"
 
 
 @pytest.mark.parametrize(
