@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from campaign_rules._cli.audit import CHUNK_BYTES
+from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules.audit import audit_chunk
 from tests.audit_support import store_lines
 from tests.cli_support import (
@@ -40,11 +41,14 @@ pytestmark = needs_proc
 
 # More than a pipe holds (64 KiB on Linux) and more than two blocks of the audit (1 MiB each).
 FEED_BYTES = 3 * 2**20 + 12_345
+# For `check`: more than a pipe holds, and less than a body may be, so that it waits for more
+# (past the limit, it stops reading and answers).
+CHECK_FEED_BYTES = BODY_MAX_BYTES // 2
 
 
 def _feed(kind: str) -> bytes:
     if kind == "check":
-        return b" " * FEED_BYTES  # white space before a value that has not come yet
+        return b" " * CHECK_FEED_BYTES  # white space before a value that has not come yet
     text = "".join(line + "\n" for line in store_lines(1_000, seed=11)).encode()
     return text * (FEED_BYTES // len(text) + 1)
 
