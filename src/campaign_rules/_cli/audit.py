@@ -114,7 +114,9 @@ def _jobs(text: str) -> int:
     except ValueError:
         jobs = 0
     if jobs < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of processes, 1 or more: {text}")
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of processes, 1 or more: {printable(text)}"
+        )
     return jobs
 
 

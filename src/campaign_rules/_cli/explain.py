@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits
+from campaign_rules._cli.wording import printable
 from campaign_rules._export import sources
 from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._export.clauses import Clause, cited_clauses, clauses
@@ -59,7 +60,7 @@ def explain(args: argparse.Namespace) -> tuple[int, str]:
     tree = sources.source_tree(args.source) if args.source else sources.source_tree()
     if args.source and tree is None:
         return ExitStatus.UNREADABLE, (
-            f"explain: {args.source} is not a source tree of campaign-rules "
+            f"explain: {printable(str(args.source))} is not a source tree of campaign-rules "
             f"(no {sources.DECISIONS} or {sources.CASES}/)"
         )
     known = (
