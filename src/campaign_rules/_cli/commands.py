@@ -11,8 +11,13 @@ import sys
 from collections.abc import Callable, Sequence
 
 from campaign_rules import COMPILED, __version__
-from campaign_rules._cli import audit, check, explain
+from campaign_rules._cli.audit import add_parser as add_audit
+from campaign_rules._cli.audit import run as run_audit
+from campaign_rules._cli.check import add_parser as add_check
+from campaign_rules._cli.check import run as run_check
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, say
+from campaign_rules._cli.explain import add_parser as add_explain
+from campaign_rules._cli.explain import explain
 from campaign_rules._cli.options import refuse_outputs_that_are_inputs
 from campaign_rules._cli.outputs import CannotWrite, guarded_stdout
 from campaign_rules._cli.signals import Stopped
@@ -55,7 +60,7 @@ def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
         sys.stdout.write(_rules_json() if args.json else render_markdown())
         return ExitStatus.VALID
     if args.command == "explain":
-        status, text = explain.explain(args)
+        status, text = explain(args)
         if status != ExitStatus.VALID:
             say(text)
             return status
@@ -65,9 +70,9 @@ def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
         sys.stdout.write(_DOCUMENTS[args.command]())
         return ExitStatus.VALID
     if args.command == "audit":
-        status, text = audit.run(args)
+        status, text = run_audit(args)
     else:
-        status, text = check.run(args, command)
+        status, text = run_check(args, command)
     sys.stdout.write(text)
     return status
 
@@ -98,7 +103,7 @@ def _parser() -> tuple[
     build = "compiled with mypyc" if COMPILED else "pure Python"
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", required=True)
-    check.add_parser(commands)
+    add_check(commands)
     rules = commands.add_parser(
         "rules",
         help="print the rule catalogue as a Markdown table",
@@ -111,8 +116,8 @@ def _parser() -> tuple[
         help='print {"ruleset", "rules"} instead: the rule set\'s version and fingerprint, and '
         "every rule with its id, stage, key, status, source and summary",
     )
-    explain.add_parser(commands)
-    audit.add_parser(commands)
+    add_explain(commands)
+    add_audit(commands)
     commands.add_parser(
         "schema",
         help="print the JSON Schema (draft 2020-12) of the campaign creation input",
