@@ -5,6 +5,8 @@ reads a request's body, so the command and a server give one verdict on one file
 mark, a text that is not UTF-8 or not JSON and a duplicate member included; each violation is
 printed as `FILE:LINE:COL: KEY field message [rule]`, as ruff and mypy print theirs, then a
 count (D-check-output). A response body (`--kind`) is decoded as JSON and read by its reader.
+No input is read past one byte more than a body may hold: a longer one, of any kind, is answered
+by the size rule (D-cli-bounded-inputs).
 """
 
 from __future__ import annotations
