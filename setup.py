@@ -29,7 +29,7 @@ PACKAGE = ROOT / "src" / "campaign_rules"
 # Left interpreted: modules by path inside the package, and folders (D-compiled-build). The one
 # list: the tests, the documentation and the sources derive from it, and none repeats it.
 INTERPRETED = (
-    "__init__.py",  # the PEP 562 `__getattr__` of the moved names
+    "__init__.py",  # the PEP 562 `__getattr__` of the root's names and of the moved ones
     "__main__.py",
     "_validate.py",  # `validate_create`, `validate_update`: public, with docstrings and any types
     "_cli/",  # argparse and printing: not on the path of a request

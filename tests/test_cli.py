@@ -83,10 +83,23 @@ def test_an_unreadable_file_among_others_is_named_and_the_rest_checked(tmp_path,
     argv = ["check", str(EXAMPLES / "invalid.json"), str(absent), str(EXAMPLES / "whatsapp.json")]
     assert main(argv) == 2
     captured = capsys.readouterr()
-    assert captured.err == f"campaign-rules: cannot read {absent}: No such file or directory\n"
+    assert captured.err == (
+        f"campaign-rules: cannot read {absent}: [Errno 2] No such file or directory\n"
+    )
     assert captured.out.splitlines()[-1] == (
         "Found 7 violations in 1 of 2 files; 1 file could not be read"
     )
+
+
+def test_json_lists_an_unreadable_file_in_its_place_with_its_error(tmp_path, capsys):
+    absent = tmp_path / "absent.json"
+    argv = ["check", "--json", str(EXAMPLES / "invalid.json"), str(absent)]
+    assert main([*argv, str(EXAMPLES / "whatsapp.json")]) == 2
+    captured = capsys.readouterr()
+    reports = json.loads(captured.out)
+    assert [report["file"] for report in reports] == [*argv[2:], str(EXAMPLES / "whatsapp.json")]
+    assert reports[1] == {"file": str(absent), "error": "[Errno 2] No such file or directory"}
+    assert captured.err == f"campaign-rules: cannot read {absent}: {reports[1]['error']}\n"
 
 
 def test_the_command_reads_what_the_server_reads(tmp_path, capsys):
@@ -455,7 +468,11 @@ def test_a_response_file_with_no_json_value_says_what_to_do(
     captured = capsys.readouterr()
     assert captured.err.startswith(f"campaign-rules: cannot read {path}: {reason}")
     assert captured.err.count("\n") == 1
-    assert captured.out == ("[]\n" if as_json else "No files checked; 1 file could not be read\n")
+    if as_json:  # the file is listed with the reason standard error gives
+        said = captured.err.removeprefix(f"campaign-rules: cannot read {path}: ").rstrip("\n")
+        assert json.loads(captured.out) == [{"file": str(path), "error": said}]
+    else:
+        assert captured.out == "No files checked; 1 file could not be read\n"
 
 
 @pytest.mark.parametrize(

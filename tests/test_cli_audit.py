@@ -116,7 +116,7 @@ def test_a_missing_file_stops_the_audit_with_no_summary(store, tmp_path, capsys,
     assert status == 2
     captured = capsys.readouterr()
     assert captured.err == (
-        f"campaign-rules: cannot read {missing}: [Errno 2] No such file or directory: '{missing}'\n"
+        f"campaign-rules: cannot read {missing}: [Errno 2] No such file or directory\n"
     )
     assert captured.out == ""
     # No rows file, nor any temporary file, for an audit that printed no summary.

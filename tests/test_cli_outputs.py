@@ -10,6 +10,7 @@ output included, is one line on standard error and exit status 2, from every sub
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import stat
@@ -203,11 +204,15 @@ def test_a_closed_standard_input_is_one_line_and_exit_2(command):
     done = subprocess.run(
         ["sh", "-c", 'exec "$@" <&-', "sh", *COMMAND, *command], capture_output=True, check=False
     )
-    # `check` names the reason as it names any file's, `audit` with its errno: both say it.
-    _one_line_exit_2(done, "cannot read -: ")
-    assert "standard input is closed" in done.stderr.decode()
-    # `check` still counts what it checked (none); `audit` prints no summary of no store.
-    assert done.stdout in {b"", b"No files checked; 1 file could not be read\n", b"[]\n"}
+    # `check` and `audit` word it as they word any file they cannot read.
+    _one_line_exit_2(done, "cannot read -: [Errno 9] standard input is closed")
+    # `check` still counts what it checked (none), or lists the file; `audit` prints no
+    # summary of no store.
+    listed = [{"file": "-", "error": "[Errno 9] standard input is closed"}]
+    if command[1] == "--json":
+        assert json.loads(done.stdout) == listed
+    else:
+        assert done.stdout in {b"", b"No files checked; 1 file could not be read\n"}
 
 
 @pytest.mark.skipif(not os.path.isfile("/proc/version"), reason="no /proc/version here")

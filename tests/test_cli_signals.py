@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from campaign_rules._cli.audit import CHUNK_BYTES
+from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules.audit import audit_chunk
 from tests.audit_support import store_lines
 from tests.cli_support import (
@@ -39,11 +41,14 @@ pytestmark = needs_proc
 
 # More than a pipe holds (64 KiB on Linux) and more than two blocks of the audit (1 MiB each).
 FEED_BYTES = 3 * 2**20 + 12_345
+# For `check`: more than a pipe holds, and less than a body may be, so that it waits for more
+# (past the limit, it stops reading and answers).
+CHECK_FEED_BYTES = BODY_MAX_BYTES // 2
 
 
 def _feed(kind: str) -> bytes:
     if kind == "check":
-        return b" " * FEED_BYTES  # white space before a value that has not come yet
+        return b" " * CHECK_FEED_BYTES  # white space before a value that has not come yet
     text = "".join(line + "\n" for line in store_lines(1_000, seed=11)).encode()
     return text * (FEED_BYTES // len(text) + 1)
 
@@ -197,3 +202,88 @@ def test_the_workers_die_with_their_parent_even_by_sigkill(tmp_path, long_store)
         os.kill(process.pid, signal.SIGKILL)  # no handler runs, no clean-up
         process.wait(timeout=10)
         wait_until(lambda: not group(process.pid) & workers, 10, "the workers end")
+
+
+# The moments of the start at which a signal is sent: once the interpreter has imported each of
+# these modules (`-X importtime` writes a line on standard error as each import ends). Each comes
+# after the command's first line of code, which sets the handlers, and before it reads anything:
+# from the first import of the sub-commands to the last.
+EARLY_MOMENTS = [
+    "argparse",
+    "campaign_rules._cli.outputs",
+    "campaign_rules._core.strict_json",
+    "campaign_rules._cli.audit",
+    "campaign_rules._cli.commands",
+]
+_IMPORT_TIME = "import time:"
+
+
+@pytest.mark.parametrize("stop", list(STOPS))
+@pytest.mark.parametrize("moment", EARLY_MOMENTS)
+def test_a_signal_during_the_start_ends_the_command_with_one_line(moment, stop):
+    # Standard input is a pipe the test holds open and never writes: unstopped, the command
+    # would wait for it for ever, so that whatever it is doing when the signal comes, it has
+    # not ended on its own.
+    number, whole_group, status, meaning = STOPS[stop]
+    process = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "campaign_rules", "check", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    # Should the moment never come, the command is killed, and the test fails.
+    guard = threading.Timer(60, os.killpg, (process.pid, signal.SIGKILL))
+    guard.start()
+    try:
+        assert process.stderr is not None
+        said = []
+        while (line := process.stderr.readline().decode()).rpartition("|")[2].strip() != moment:
+            assert line, f"the command ended before it imported {moment}: {''.join(said)}"
+            said.append(line)
+        guard.cancel()
+        if whole_group:
+            os.killpg(process.pid, number)
+        else:
+            os.kill(process.pid, number)
+        try:
+            out, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            where = where_they_wait(process.pid)
+            raise AssertionError(f"still running 30 s after {stop} at {moment}:\n{where}") from None
+    finally:
+        guard.cancel()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+    lines = [
+        line
+        for line in [*said, *err.decode().splitlines(True)]
+        if not line.startswith(_IMPORT_TIME)
+    ]
+    assert process.returncode == status, lines
+    # The sub-command's name when it was known by then.
+    assert lines in (
+        [f"campaign-rules: {meaning}\n"],
+        [f"campaign-rules: check {meaning}\n"],
+    )
+    assert out == b""
+
+
+def test_the_entry_imports_nothing_of_the_sub_commands_before_its_handlers():
+    # What the command imports before `main` sets the handlers: the package's root and the
+    # entry module, which must import none of the rules, nor the sub-commands, nor argparse.
+    code = (
+        "import sys, campaign_rules._cli;"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('campaign_rules')"
+        " or m == 'argparse')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, text=True)
+    assert done.stdout.split() == [
+        "campaign_rules",
+        "campaign_rules._cli",
+        "campaign_rules._cli.exits",
+        "campaign_rules._cli.signals",
+        "campaign_rules._core",
+        "campaign_rules._core.compiled",
+    ]

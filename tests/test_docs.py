@@ -266,7 +266,7 @@ def test_the_front_page_example_prints_what_the_page_says(site: Path) -> None:
 
 
 def test_the_command_line_page_has_a_table_of_every_option(site: Path) -> None:
-    from campaign_rules._cli import _parser
+    from campaign_rules._cli.commands import _parser
 
     text = text_of(site / "cli.html")
     _, commands = _parser()

@@ -15,7 +15,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from campaign_rules._cli import _parser
+from campaign_rules._cli.commands import _parser
 
 
 def _cell(text: str) -> str:

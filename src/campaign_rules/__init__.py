@@ -32,32 +32,34 @@ import importlib
 import warnings
 from typing import TYPE_CHECKING, Any, Final
 
-from campaign_rules._campaign.directory import Directory
-from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
-from campaign_rules._campaign.results import (
-    CreateAccepted,
-    CreateRefused,
-    CreateResult,
-    UpdateAccepted,
-    UpdateRefused,
-    UpdateResult,
-)
 from campaign_rules._core import compiled as _compiled
-from campaign_rules._core.enums import (
-    CampaignStatus,
-    ContactStatus,
-    CyclesMode,
-    ErrorKey,
-    IntegrationType,
-)
-from campaign_rules._core.violations import Violation
-from campaign_rules._validate import (
-    validate_create,
-    validate_create_json,
-    validate_update,
-    validate_update_json,
-)
-from campaign_rules._wire.convert import to_wire
+
+if TYPE_CHECKING:  # what a type checker reads; at run time, `__getattr__` imports each name
+    from campaign_rules._campaign.directory import Directory
+    from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
+    from campaign_rules._campaign.results import (
+        CreateAccepted,
+        CreateRefused,
+        CreateResult,
+        UpdateAccepted,
+        UpdateRefused,
+        UpdateResult,
+    )
+    from campaign_rules._core.enums import (
+        CampaignStatus,
+        ContactStatus,
+        CyclesMode,
+        ErrorKey,
+        IntegrationType,
+    )
+    from campaign_rules._core.violations import Violation
+    from campaign_rules._validate import (
+        validate_create,
+        validate_create_json,
+        validate_update,
+        validate_update_json,
+    )
+    from campaign_rules._wire.convert import to_wire
 
 __all__ = [
     "COMPILED",
@@ -88,6 +90,38 @@ __all__ = [
 ]
 
 __version__ = "0.2.0"
+
+# The names of the root, by the module that defines them, imported when first used (PEP 562):
+# importing the package imports none of its rules, so that the command line can set its signal
+# handlers before the modules that take most of its start are imported (D-cli-signals).
+LAZY_NAMES: Final[dict[str, str]] = {
+    "Directory": "campaign_rules._campaign.directory",
+    **dict.fromkeys(
+        ["CampaignCreate", "CyclesConfig", "DayWindow", "Schedule"],
+        "campaign_rules._campaign.models",
+    ),
+    **dict.fromkeys(
+        [
+            "CreateAccepted",
+            "CreateRefused",
+            "CreateResult",
+            "UpdateAccepted",
+            "UpdateRefused",
+            "UpdateResult",
+        ],
+        "campaign_rules._campaign.results",
+    ),
+    **dict.fromkeys(
+        ["CampaignStatus", "ContactStatus", "CyclesMode", "ErrorKey", "IntegrationType"],
+        "campaign_rules._core.enums",
+    ),
+    "Violation": "campaign_rules._core.violations",
+    **dict.fromkeys(
+        ["validate_create", "validate_create_json", "validate_update", "validate_update_json"],
+        "campaign_rules._validate",
+    ),
+    "to_wire": "campaign_rules._wire.convert",
+}
 
 #: Whether this is the build compiled with mypyc, rather than the pure-Python one (decision
 #: D-compiled-build). Both give the same results; the compiled one is faster.
@@ -177,10 +211,18 @@ MOVED_NAMES: Final[dict[str, str]] = {
 }
 
 
-if not TYPE_CHECKING:  # a type checker sees only `__all__`: a moved name is an error there
+if not TYPE_CHECKING:  # a type checker sees the imports above; a moved name is an error there
 
     def __getattr__(name: str) -> Any:
-        """A name the root exported in 0.1.0: from its new module, with a DeprecationWarning."""
+        """A name of the root, imported on first use; or one the root exported in 0.1.0.
+
+        A moved name comes from its new module, with a DeprecationWarning.
+        """
+        module = LAZY_NAMES.get(name)
+        if module is not None:
+            value = getattr(importlib.import_module(module), name)
+            globals()[name] = value  # found here from now on, as an imported name is
+            return value
         module = MOVED_NAMES.get(name)
         if module is None:
             raise AttributeError(f"module 'campaign_rules' has no attribute {name!r}")
@@ -191,3 +233,7 @@ if not TYPE_CHECKING:  # a type checker sees only `__all__`: a moved name is an 
             stacklevel=2,
         )
         return getattr(importlib.import_module(module), name)
+
+    def __dir__() -> list[str]:
+        """The root's names, those not imported yet included."""
+        return sorted({*globals(), *LAZY_NAMES})

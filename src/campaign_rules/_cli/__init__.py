@@ -1,141 +1,37 @@
-"""The command line: `check FILE...`, `audit`, `rules`, `explain`, `schema` and `openapi`."""
+"""The command line: `check FILE...`, `audit`, `rules`, `explain`, `schema` and `openapi`.
+
+`main` is where the command starts (the `campaign-rules` script, `python -m campaign_rules`).
+It sets the handlers of SIGINT and SIGTERM before it imports anything of the sub-commands, which
+take most of the start, so that a signal at any moment after the command's first line of code
+ends it with one line and 130 or 143, never a traceback (D-cli-signals). This module imports
+only what those handlers need; the package's root imports nothing of its rules either.
+"""
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from campaign_rules import COMPILED, __version__
-from campaign_rules._cli import audit, check, explain
-from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, say
-from campaign_rules._cli.outputs import CannotWrite, guarded_stdout
+from campaign_rules._cli.exits import SIGNAL_MEANINGS, say
 from campaign_rules._cli.signals import Stopped, stop_on_signals
-from campaign_rules._export.catalogue import catalogue, render_markdown
-from campaign_rules._export.json_schema import render_schema
-from campaign_rules._export.openapi import render_openapi
-from campaign_rules.schema import ruleset
 
 __all__ = ["main"]
-
-# The machine-readable documents the command line prints.
-_DOCUMENTS: dict[str, Callable[[], str]] = {"schema": render_schema, "openapi": render_openapi}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (`ExitStatus`).
 
     SIGINT (Ctrl-C) and SIGTERM stop a command with one line on standard error and the status
-    128 + the signal's number, 130 or 143, with no traceback and no worker process left. An
-    output that cannot be written (a full disk, a reader that left, standard output closed) is
-    one line on standard error and the status 2, whatever the sub-command (D-cli-outputs).
+    128 + the signal's number, 130 or 143, with no traceback and no worker process left, from
+    the moment this function runs. An output that cannot be written (a full disk, a reader
+    that left, standard output closed) is one line on standard error and the status 2,
+    whatever the sub-command (D-cli-outputs).
     """
-    # A field path may name a member with any character, a lone surrogate included.
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
     try:
-        with guarded_stdout():
-            args, command = _parse(argv)
-            with stop_on_signals():
-                try:
-                    return _run(args, command)
-                except Stopped as stop:
-                    say(f"{args.command} {SIGNAL_MEANINGS[stop.status]}")
-                    return stop.status
-    except CannotWrite as error:
-        say(str(error))
-        return ExitStatus.UNREADABLE
+        with stop_on_signals():
+            # Imported once the handlers are set: the sub-commands and the rules they import.
+            from campaign_rules._cli.commands import run_command
 
-
-def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
-    if args.command == "rules":
-        sys.stdout.write(_rules_json() if args.json else render_markdown())
-        return ExitStatus.VALID
-    if args.command == "explain":
-        status, text = explain.explain(args)
-        if status != ExitStatus.VALID:
-            say(text)
-            return status
-        sys.stdout.write(text)
-        return status
-    if args.command in _DOCUMENTS:
-        sys.stdout.write(_DOCUMENTS[args.command]())
-        return ExitStatus.VALID
-    if args.command == "audit":
-        status, text = audit.run(args)
-    else:
-        status, text = check.run(args, command)
-    sys.stdout.write(text)
-    return status
-
-
-def _parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, argparse.ArgumentParser]:
-    """The arguments, and the parser of their sub-command, whose usage its errors print.
-
-    argparse hands the arguments a sub-command does not know back to the top-level parser,
-    which would print its own usage: they are refused here by the sub-command's parser.
-    """
-    parser, commands = _parser()
-    args, unknown = parser.parse_known_args(argv)
-    command = commands.choices[args.command]
-    if unknown:
-        command.error(f"unrecognized arguments: {' '.join(unknown)}")
-    return args, command
-
-
-def _parser() -> tuple[
-    argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]
-]:
-    parser = argparse.ArgumentParser(
-        prog="campaign-rules",
-        description="Check Campaign Outreach Service requests against the spec's rules.",
-    )
-    build = "compiled with mypyc" if COMPILED else "pure Python"
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({build})")
-    commands = parser.add_subparsers(dest="command", required=True)
-    check.add_parser(commands)
-    rules = commands.add_parser(
-        "rules",
-        help="print the rule catalogue as a Markdown table",
-        description="Print the rule catalogue: every rule's id, stage, error key, HTTP status, "
-        "source and summary, as a Markdown table.",
-    )
-    rules.add_argument(
-        "--json",
-        action="store_true",
-        help='print {"ruleset", "rules"} instead: the rule set\'s version and fingerprint, and '
-        "every rule with its id, stage, key, status, source and summary",
-    )
-    explain.add_parser(commands)
-    audit.add_parser(commands)
-    commands.add_parser(
-        "schema",
-        help="print the JSON Schema (draft 2020-12) of the campaign creation input",
-        description="Print the JSON Schema of the campaign creation input, generated from the "
-        "rules (the file schema/campaign-create.schema.json of the repository).",
-    )
-    commands.add_parser(
-        "openapi",
-        help="print the OpenAPI 3.1 document of the whole interface",
-        description="Print the OpenAPI 3.1 document of the service's interface, generated from "
-        "the rules and the response readers (the file schema/openapi.json of the repository).",
-    )
-    return parser, commands
-
-
-def _rules_json() -> str:
-    """What `rules --json` prints: the rule set's identity and every rule of the catalogue."""
-    rows = [
-        {
-            "id": info.id,
-            "stage": info.stage,
-            "key": info.key.value,
-            "status": info.status,
-            "source": info.source,
-            "summary": info.summary,
-        }
-        for info in catalogue()
-    ]
-    return json.dumps({"ruleset": dict(ruleset()), "rules": rows}, indent=2) + "\n"
+            return run_command(argv)
+    except Stopped as stop:  # before the sub-command was known: no name to give it
+        say(SIGNAL_MEANINGS[stop.status])
+        return stop.status

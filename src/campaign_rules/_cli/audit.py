@@ -25,10 +25,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, Final, Protocol, cast
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
-from campaign_rules._cli.inputs import interruptible, standard_input
-from campaign_rules._cli.options import add_docs_url
+from campaign_rules._cli.inputs import STDIN, interruptible, standard_input
+from campaign_rules._cli.options import add_docs_url, add_inputs, add_output
 from campaign_rules._cli.outputs import OutputFile, output_file
 from campaign_rules._cli.pool import WorkerDied, Workers, workers
+from campaign_rules._cli.wording import cannot_read, printable
+from campaign_rules._cli.wording import reason as why
 from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules._core.written_json import i_json
 from campaign_rules._export.catalogue import catalogue
@@ -78,9 +80,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         + f" A progress bar needs {_PROGRESS_EXTRA} (tqdm); more than "
         "one machine, campaign_rules.dask (campaign-rules[dask]).",
     )
-    audit.add_argument(
-        "paths", nargs="+", metavar="PATH", help="a JSON Lines file, or - for standard input"
-    )
+    add_inputs(audit, "paths", metavar="PATH", help="a JSON Lines file, or - for standard input")
     audit.add_argument(
         "--jobs",
         type=_jobs,
@@ -92,13 +92,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     audit.add_argument(
         "--json", action="store_true", help="print the summary as JSON instead of a table"
     )
-    audit.add_argument(
+    add_output(
+        audit,
         "--violations",
         metavar="FILE",
         help="write every violation as a JSON line: record, rule, key, field, message, "
         "pointer, line and column (of the violation's member in the record's line)",
     )
-    audit.add_argument(
+    add_output(
+        audit,
         "--html",
         metavar="REPORT",
         help="also write the summary as one self-contained HTML page, with charts",
@@ -112,7 +114,9 @@ def _jobs(text: str) -> int:
     except ValueError:
         jobs = 0
     if jobs < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of processes, 1 or more: {text}")
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of processes, 1 or more: {printable(text)}"
+        )
     return jobs
 
 
@@ -216,10 +220,10 @@ def audit_paths(
 def _cannot_read(path: str, reason: str, lines: int, last_record: int) -> str:
     """What to say of a file that could not be read, and how far it was read."""
     if not lines:
-        return f"cannot read {path}: {reason}"
+        return cannot_read(path, reason)
     return (
-        f"cannot read {path} to its end: {reason}; the last line read was line {lines:,} of "
-        f"the file (record {last_record:,}), and no summary is printed"
+        f"cannot read {printable(path)} to its end: {reason}; the last line read was line "
+        f"{lines:,} of the file (record {last_record:,}), and no summary is printed"
     )
 
 
@@ -253,7 +257,7 @@ class _CannotRead(Exception):
 @contextlib.contextmanager
 def _open(path: str) -> Iterator[tuple[_Binary, BinaryIO | None]]:
     """The file to read lines from, and the file on the disk under it (`None` for a pipe)."""
-    if path == "-":
+    if path == STDIN:
         yield standard_input(), None
         return
     with open(path, "rb") as raw:
@@ -286,7 +290,7 @@ def _blocks(path: str) -> Iterator[bytes]:
             if disk is not None and size is not None:
                 _check_unchanged(disk, size)
     except (OSError, EOFError, zlib.error) as error:
-        raise _CannotRead(str(error)) from None
+        raise _CannotRead(why(error)) from None
 
 
 def _to_line_end(file: _Binary, block: bytes) -> bytes:

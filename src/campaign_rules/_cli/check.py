@@ -6,6 +6,8 @@ mark, a text that is not UTF-8 or not JSON and a duplicate member included. Each
 violations are printed in the order of its text, one a line, `FILE:LINE:COL: KEY message
 [rule]`, as ruff and mypy print theirs, then a count (D-check-output). A response body
 (`--kind`) is decoded as JSON and read by its reader.
+No input is read past one byte more than a body may hold: a longer one, of any kind, is
+answered by the size rule (D-cli-bounded-inputs).
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import attrs
 from campaign_rules import validate_create_json
 from campaign_rules._cli.colour import BOLD, DIM, GREEN, RED, Paint, paint_for
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
-from campaign_rules._cli.inputs import standard_input
-from campaign_rules._cli.options import add_docs_url
+from campaign_rules._cli.inputs import read_at_most
+from campaign_rules._cli.options import add_docs_url, add_inputs
+from campaign_rules._cli.wording import cannot_read, printable, reason
 from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.violations import Violation
@@ -49,7 +53,6 @@ _RESPONSE_READERS: Final[dict[str, Callable[[object, int | None], Outcome[Any]]]
 }
 # A creation request (the default) is read from its bytes, as a server reads it.
 _CREATE: Final = "create"
-_STDIN: Final = "-"
 
 # The white space of JSON (RFC 8259 section 2): a file of nothing else holds no value.
 _JSON_WHITESPACE: Final = b" \t\r\n"
@@ -73,9 +76,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "flags that do not go together",
         ),
     )
-    check.add_argument(
-        "files", nargs="+", metavar="FILE", help="a JSON file, or - for standard input"
-    )
+    add_inputs(check, "files", metavar="FILE", help="a JSON file, or - for standard input")
     check.add_argument(
         "--kind",
         choices=sorted([_CREATE, *_RESPONSE_READERS]),
@@ -93,7 +94,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help='print a JSON array, one {"file", "status", "body", "violations"} a file: the HTTP '
         "status, the error envelope or the normalized body, and every violation with all its "
         f"fields ({', '.join(field.name for field in attrs.fields(Violation))}) and the url of "
-        "its rule's page",
+        'its rule\'s page; a file that could not be read is {"file", "error"}, the error '
+        "as standard error says it",
     )
     add_docs_url(check, "each violation's url points into")
 
@@ -101,24 +103,23 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> tuple[int, str]:
     """Run `campaign-rules check` with parsed arguments: the exit status and what to print.
 
-    A file that cannot be read is named on standard error, the others are checked all the
-    same, and the status is then 2.
+    A file that cannot be read is named on standard error (and in `--json`), the others are
+    checked all the same, and the status is then 2.
     """
     if args.kind == "error" and args.status is None:
         command.error("--kind error needs --status, the HTTP status the body came with")
     if args.kind != "error" and args.status is not None:
         command.error(f"--status goes with --kind error only, not with --kind {args.kind}")
-    checked: list[tuple[str, Outcome[Any]]] = []
-    unreadable = 0
+    results: list[tuple[str, Outcome[Any] | str]] = []
     for path in args.files:
         result = _check_file(path, kind=args.kind, status=args.status)
         if isinstance(result, str):
-            say(f"cannot read {_printable(path)}: {result}")
-            unreadable += 1
-        else:
-            checked.append((path, result))
+            say(cannot_read(path, result))
+        results.append((path, result))
+    checked = [(path, result) for path, result in results if not isinstance(result, str)]
+    unreadable = len(results) - len(checked)
     if args.json:
-        reports = [_json_report(path, result, args.docs_url) for path, result in checked]
+        reports = [_json_report(path, result, args.docs_url) for path, result in results]
         text = i_json(reports, indent=2) + "\n"
     else:
         paint = paint_for(sys.stdout)
@@ -137,14 +138,12 @@ def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> tuple[int
 def _check_file(path: str, *, kind: str, status: int | None) -> Outcome[Any] | str:
     """The result of the file's body, or why it could not be read."""
     try:
-        if path == _STDIN:
-            data = standard_input().read()
-        else:
-            with open(path, "rb") as file:
-                data = file.read()
+        data = read_at_most(path, BODY_MAX_BYTES)
     except OSError as error:
-        return error.strerror or str(error)
-    if kind == _CREATE:
+        return reason(error)
+    if kind == _CREATE or len(data) > BODY_MAX_BYTES:
+        # A body past the limit, of any kind, is answered by the size rule, unread
+        # (D-cli-bounded-inputs): only its length was taken, one byte past the limit.
         return validate_create_json(data)
     try:
         body = _decoded(data)
@@ -203,7 +202,7 @@ def _line(path: str, violation: Violation, paint: Paint) -> str:
     The message names its field as its subject (`retries must be from 0 to 5`); one that does
     not begin with it (an unknown member's, which names the object) has it before, `FIELD: `.
     """
-    place = paint(_printable(path), BOLD)
+    place = paint(printable(path), BOLD)
     if violation.line is not None and violation.column is not None:
         place = f"{place}:{violation.line}:{violation.column}"
     message = violation.message
@@ -212,12 +211,7 @@ def _line(path: str, violation: Violation, paint: Paint) -> str:
         message = f"{field}: {message}"
     key = paint(violation.key.value, BOLD, RED)
     rule = paint(f"[{violation.rule}]", DIM)
-    return f"{place}: {key} {_printable(message)} {rule}"
-
-
-def _printable(text: str) -> str:
-    """The text on one line: a file or member name may hold a line break or a control character."""
-    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+    return f"{place}: {key} {printable(message)} {rule}"
 
 
 def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int, paint: Paint) -> str:
@@ -244,8 +238,13 @@ def _plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
-def _json_report(path: str, result: Outcome[Any], docs_url: str) -> dict[str, object]:
-    """What `check --json` prints of one file: status, body to answer with, every violation."""
+def _json_report(path: str, result: Outcome[Any] | str, docs_url: str) -> dict[str, object]:
+    """What `check --json` prints of one file: status, body to answer with, every violation.
+
+    A file that could not be read is `{"file", "error"}`, the error as standard error says it.
+    """
+    if isinstance(result, str):
+        return {"file": path, "error": result}
     return {
         "file": path,
         "status": result.status,

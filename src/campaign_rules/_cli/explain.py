@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits
+from campaign_rules._cli.wording import printable
 from campaign_rules._export import sources
 from campaign_rules._export.catalogue import RuleInfo, catalogue
 from campaign_rules._export.clauses import Clause, cited_clauses, clauses
@@ -77,7 +78,7 @@ def explain(args: argparse.Namespace) -> tuple[int, str]:
     tree = sources.source_tree(args.source) if args.source else sources.source_tree()
     if args.source and tree is None:
         return ExitStatus.UNREADABLE, (
-            f"explain: {args.source} is not a source tree of campaign-rules "
+            f"explain: {printable(str(args.source))} is not a source tree of campaign-rules "
             f"(no {sources.DECISIONS} or {sources.CASES}/)"
         )
     known = (

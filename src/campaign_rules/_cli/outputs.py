@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from typing import IO, Final
 
 from campaign_rules._cli.signals import Stopped, wait_ready
+from campaign_rules._cli.wording import printable
+from campaign_rules._cli.wording import reason as _reason
 
 __all__ = ["CannotWrite", "OutputFile", "guarded_stdout", "output_file"]
 
@@ -34,14 +36,7 @@ class CannotWrite(Exception):
     """An output could not be written; the message names it and says why, on one line."""
 
     def __init__(self, name: str, reason: str) -> None:
-        super().__init__(f"cannot write {name}: {reason}")
-
-
-def _reason(error: Exception) -> str:
-    """Why a write failed, without the file name the message already gives."""
-    if isinstance(error, OSError) and error.strerror:
-        return f"[Errno {error.errno}] {error.strerror}"
-    return str(error)
+        super().__init__(f"cannot write {printable(name)}: {reason}")
 
 
 class OutputFile:
