@@ -28,7 +28,7 @@ from campaign_rules._core.limits import BODY_MAX_BYTES
 from tests.cli_support import COMMAND, needs_proc
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SIZE_LINE = "INVALID_REQUEST (body) the request body must be at most"
+SIZE_LINE = "INVALID_REQUEST the request body must be at most"
 # What a run may take beyond the memory of `check` on a small file: the body read, one byte past
 # the limit, and room for the allocator. Unbounded, the command grew to gigabytes.
 MEMORY_MARGIN_BYTES = 8 * BODY_MAX_BYTES
