@@ -23,6 +23,7 @@ from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import standard_input
 from campaign_rules._cli.options import add_docs_url
 from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.violations import Violation
 from campaign_rules._export.links import rule_url
@@ -188,7 +189,8 @@ def _printable(text: str) -> str:
 def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int) -> str:
     """The last line: `Found 7 violations in 1 of 2 files`, or `No violations in 2 files`.
 
-    The files that could not be read are counted after it, when there are any.
+    The files whose violations reached the cap, and those that could not be read, are counted
+    after it, when there are any.
     """
     violations = sum(len(result.violations) for _, result in checked)
     files = len(checked)
@@ -196,6 +198,13 @@ def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int) -> str:
         invalid = sum(1 for _, result in checked if result.violations)
         where = f"{invalid} of {_plural(files, 'file')}" if files > 1 else _plural(files, "file")
         line = f"Found {_plural(violations, 'violation')} in {where}"
+        # The rules stop at the cap (D-hostile-input): a file that reached it may hold more.
+        cut = sum(1 for _, result in checked if len(result.violations) >= VIOLATIONS_MAX)
+        if cut:
+            line += (
+                f"; {_plural(cut, 'file')} reached the limit of {VIOLATIONS_MAX} violations "
+                "listed, and may have more"
+            )
     elif files:
         line = f"No violations in {_plural(files, 'file')}"
     else:
