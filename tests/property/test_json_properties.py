@@ -223,7 +223,8 @@ def test_a_repeated_name_at_any_depth_is_found(
     escaped = name.replace("~", "~0").replace("/", "~1")
     assert result.violations[0].pointer == "/x" + step * depth + "/" + escaped
     line, column = result.violations[0].line, result.violations[0].column
-    assert (line, column) == (1, text.rindex(f"{spelt}: 2") + len(spelt) + 3)
+    # At the repeated name's opening quote (D-positions).
+    assert (line, column) == (1, text.rindex(f"{spelt}: 2") + 1)
 
 
 @given(data=st.data())
@@ -239,3 +240,117 @@ def test_a_patch_as_text_agrees_with_the_patch(data: st.DataObject) -> None:
     for text in _texts(patch):
         result = validate_update_json(existing, text.encode())
         assert verdict(result) == verdict(validate_update(existing, json.loads(text)))
+
+
+# Texts written token by token with the offset of each problem noted as it is written
+# (issue 36, D-positions): a problem is placed at its own token, whatever comes before it, and
+# whatever shadows it.
+_PROBLEM_VALUES = {
+    "1e999": "number",
+    "-1E+400": "number",
+    "NaN": "number",
+    "-Infinity": "number",
+    "1" + "0" * 400: "number",
+    '"\\ud800"': "surrogate",
+    '"x\\udfff,"': "surrogate",
+    '"\\ud83d"': "surrogate",
+}
+_NAMES = ["a", "b", "a,b", '":x', "\\", "é😀", "a/b~", "\ud800", "\udc00y"]
+_SPACES = st.sampled_from(["", " ", "\n", "\r\n", "\t", "\n  "])
+
+
+class _Problem:
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+
+class _Object:
+    def __init__(self, members: list[tuple[str, object]]) -> None:
+        self.members = members
+
+
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=5),
+    st.sampled_from(sorted(_PROBLEM_VALUES)).map(_Problem),
+)
+_TREES = st.recursive(
+    _LEAVES,
+    lambda children: st.one_of(
+        st.lists(children, max_size=6),
+        st.lists(st.tuples(st.sampled_from(_NAMES), children), max_size=6).map(_Object),
+    ),
+    max_leaves=30,
+)
+
+
+def _written(
+    draw: st.DrawFn, tree: object, pointer: str, out: list[str], found: list[tuple[str, str, int]]
+) -> None:
+    """Write `tree` to `out`, noting each problem as (kind, pointer, offset) in text order."""
+    offset = sum(map(len, out))
+    if isinstance(tree, _Problem):
+        out.append(tree.token)
+        found.append((_PROBLEM_VALUES[tree.token], pointer, offset))
+    elif isinstance(tree, _Object):
+        out.append("{" + draw(_SPACES))
+        seen: set[str] = set()
+        for index, (name, value) in enumerate(tree.members):
+            if index:
+                out.append(draw(_SPACES) + "," + draw(_SPACES))
+            here = f"{pointer}/{name.replace('~', '~0').replace('/', '~1')}"
+            at = sum(map(len, out))
+            if name in seen:
+                found.append(("duplicate", here, at))
+            if has_surrogate(name):
+                found.append(("surrogate", here, at))
+            seen.add(name)
+            out.append(json.dumps(name, ensure_ascii=draw(st.booleans())))
+            out.append(draw(_SPACES) + ":" + draw(_SPACES))
+            _written(draw, value, here, out, found)
+        out.append(draw(_SPACES) + "}")
+    elif isinstance(tree, list):
+        out.append("[" + draw(_SPACES))
+        for index, item in enumerate(tree):
+            if index:
+                out.append(draw(_SPACES) + "," + draw(_SPACES))
+            _written(draw, item, f"{pointer}/{index}", out, found)
+        out.append(draw(_SPACES) + "]")
+    else:
+        out.append(json.dumps(tree, ensure_ascii=draw(st.booleans())))
+
+
+_RULE_OF_KIND = {
+    "duplicate": "body.member_names_unique",
+    "surrogate": "body.strings_are_unicode",
+    "number": "body.numbers_fit_a_double",
+}
+
+
+def _line_and_column(text: str, offset: int) -> tuple[int, int]:
+    lines = text[:offset].split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+@JSON_DECODERS
+@given(data=st.data())
+def test_each_problem_is_placed_at_its_own_token(decoder: str, data: st.DataObject) -> None:
+    out: list[str] = [data.draw(_SPACES)]
+    found: list[tuple[str, str, int]] = []
+    _written(data.draw, data.draw(_TREES), "", out, found)
+    text = "".join(out)
+    if not found:
+        return
+    with json_decoder(decoder):
+        result = validate_create_json(text)
+    # Each rule's violations in the text's order, the rules in the table's, the first 50.
+    expected = [
+        (_RULE_OF_KIND[kind], pointer, *_line_and_column(text, offset))
+        for kind in ("duplicate", "surrogate", "number")
+        for kind_found, pointer, offset in found[:VIOLATIONS_MAX]
+        if kind_found == kind
+    ]
+    assert [(v.rule, v.pointer, v.line, v.column) for v in result.violations] == expected
