@@ -225,11 +225,17 @@ class TestEachProblemAtItsOwnToken:
             # The shadowed value is placed at itself, not at the value that shadows it.
             (
                 '{"a":"\\ud800","a":"ok"}',
-                [("body.member_names_unique", "/a", 1, 15), ("body.strings_are_unicode", "/a", 1, 6)],
+                [
+                    ("body.member_names_unique", "/a", 1, 15),
+                    ("body.strings_are_unicode", "/a", 1, 6),
+                ],
             ),
             (
                 '{"a":1e999,"a":"ok"}',
-                [("body.member_names_unique", "/a", 1, 12), ("body.numbers_fit_a_double", "/a", 1, 6)],
+                [
+                    ("body.member_names_unique", "/a", 1, 12),
+                    ("body.numbers_fit_a_double", "/a", 1, 6),
+                ],
             ),
             # A name's problems at the name: its repeat, and a lone surrogate in it.
             (
@@ -265,7 +271,8 @@ class TestEachProblemAtItsOwnToken:
         result = validate_create_json(text)
         assert places(result) == expected
         for rule, _, line, column in expected:
-            assert line is not None and column is not None
+            assert line is not None
+            assert column is not None
             offset = len("\n".join(text.split("\n")[: line - 1])) + (line > 1) + column - 1
             assert text[offset] in '"-1NI', rule
 

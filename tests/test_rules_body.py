@@ -307,9 +307,9 @@ class TestTheBodyRulesAreCapped:
         # in the rules' order.
         members = ", ".join(['"a": 1'] * 31 + [f'"s{i}": "\\udc00"' for i in range(30)])
         result = validate_create_json("{" + members + "}")
-        assert rules(result) == ["body.member_names_unique"] * 30 + [
-            "body.strings_are_unicode"
-        ] * (VIOLATIONS_MAX - 30)
+        assert rules(result) == ["body.member_names_unique"] * 30 + ["body.strings_are_unicode"] * (
+            VIOLATIONS_MAX - 30
+        )
         assert [v.pointer for v in result.violations[30:]] == [f"/s{i}" for i in range(20)]
 
     def test_fewer_than_the_cap_are_all_reported(self) -> None:

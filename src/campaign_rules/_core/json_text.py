@@ -56,9 +56,7 @@ _SAFE_SCALAR = rf"(?:{_SAFE_STRING}|{_SAFE_NUMBER}|true|false|null)"
 _SAFE_ITEM: Final = re.compile(rf"{_SAFE_SCALAR}{_WS},{_WS}")
 _SAFE_ITEMS: Final = re.compile(rf"(?:{_SAFE_SCALAR}{_WS},{_WS})*+")
 _SAFE_MEMBER: Final = re.compile(rf'"({_CHARACTER}*+)"{_WS}:{_WS}{_SAFE_SCALAR}{_WS},{_WS}')
-_SAFE_MEMBERS: Final = re.compile(
-    rf'(?:"{_CHARACTER}*+"{_WS}:{_WS}{_SAFE_SCALAR}{_WS},{_WS})*+'
-)
+_SAFE_MEMBERS: Final = re.compile(rf'(?:"{_CHARACTER}*+"{_WS}:{_WS}{_SAFE_SCALAR}{_WS},{_WS})*+')
 
 # The kinds of `TextProblem`.
 DUPLICATE: Final = "duplicate"
@@ -123,16 +121,13 @@ class _Frame:
     def __init__(self, is_object: bool, parent: _Frame | None, within: frozenset[str]) -> None:
         self.is_object = is_object
         self.parent = parent
-        self.key_name = ""
-        self.key_index = 0
-        if parent is not None:
-            self.key_name = parent.current
-            self.key_index = parent.index
+        self.current = ""
+        self.index = 0
+        self.key_name = "" if parent is None else parent.current
+        self.key_index = 0 if parent is None else parent.index
         self.pointer: str | None = None
         self.path: str | None = None
         self.names: set[str] = set()
-        self.current = ""
-        self.index = 0
         self.wanted_within = False
         if within and (parent is None or parent.wanted_within):
             self.wanted_within = self.location()[0] in within
