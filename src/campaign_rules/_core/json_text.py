@@ -42,21 +42,34 @@ _CONSTANTS: Final = ("-Infinity", "Infinity", "NaN")
 # token (issue 36: the walk costs at most 10 times `json.loads` of the same text). A string
 # holding no surrogate code point and no escaped one (an escaped pair is left to the walk too);
 # a number of at most 200 digits before its point and an exponent of at most 99, which is
-# below 10**300 and so never rounds to an infinity; a literal.
+# below 10**300 and so never rounds to an infinity; a literal; and one level of containers of
+# those, an object's names written without escapes (so that each is its name as written), and
+# checked apart for repeats (`_before_repeat`). The repetitions are possessive: Python's `re`
+# then keeps no state to go back to for each one, five times faster.
 _WS = r"[ \t\n\r]*+"
 _CHARACTER = r'[^"\\\x00-\x1f\ud800-\udfff]'
-_SAFE_STRING = (
-    rf'"{_CHARACTER}*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{{4}}){_CHARACTER}*+)*+"'
+_NAME = rf'"{_CHARACTER}*+"'
+_SCALAR = (
+    rf'(?:"{_CHARACTER}*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{{4}}){_CHARACTER}*+)*+"'
+    r"|-?(?:0|[1-9][0-9]{0,199})(?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?[0-9]{1,2}))?"
+    r"|true|false|null)"
 )
-_SAFE_NUMBER = r"-?(?:0|[1-9][0-9]{0,199})(?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?[0-9]{1,2}))?"
-_SAFE_SCALAR = rf"(?:{_SAFE_STRING}|{_SAFE_NUMBER}|true|false|null)"
-# Such values as items of an array, each with its comma; and as members of an object whose
-# names have no escape, so that each is its name as written. The repetitions are possessive:
-# Python's `re` then keeps no state to go back to for each one, five times faster.
-_SAFE_ITEM: Final = re.compile(rf"{_SAFE_SCALAR}{_WS},{_WS}")
-_SAFE_ITEMS: Final = re.compile(rf"(?:{_SAFE_SCALAR}{_WS},{_WS})*+")
-_SAFE_MEMBER: Final = re.compile(rf'"({_CHARACTER}*+)"{_WS}:{_WS}{_SAFE_SCALAR}{_WS},{_WS}')
-_SAFE_MEMBERS: Final = re.compile(rf'(?:"{_CHARACTER}*+"{_WS}:{_WS}{_SAFE_SCALAR}{_WS},{_WS})*+')
+_FLAT = (
+    rf"(?:\[{_WS}(?:{_SCALAR}{_WS}(?:,{_WS}{_SCALAR}{_WS})*+)?\]"
+    rf"|\{{{_WS}(?:{_NAME}{_WS}:{_WS}{_SCALAR}{_WS}(?:,{_WS}{_NAME}{_WS}:{_WS}{_SCALAR}{_WS})*+)?\}})"
+)
+_SHALLOW = rf"(?:{_SCALAR}|{_FLAT})"
+# Runs of such values as items of an array, each with its comma, and as members of an object:
+# scalars only where a container would be nested too deeply.
+_SCALAR_ITEMS: Final = re.compile(rf"(?:{_SCALAR}{_WS},{_WS})*+")
+_SHALLOW_ITEMS: Final = re.compile(rf"(?:{_SHALLOW}{_WS},{_WS})*+")
+_SHALLOW_ITEM: Final = re.compile(rf"{_SHALLOW}{_WS},{_WS}")
+_SCALAR_MEMBERS: Final = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SCALAR}{_WS},{_WS})*+")
+_SHALLOW_MEMBERS: Final = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SHALLOW}{_WS},{_WS})*+")
+# In such a run, from its start: each string (a name when a colon follows), and each brace.
+_RUN_TOKENS: Final = re.compile(rf'"((?:[^"\\]|\\.)*+)"{_WS}(:?)|([{{}}])')
+# What makes a comma no longer one an item of a run: a string or a container.
+_NOT_ONLY_SCALARS: Final = re.compile(r'["\[{]')
 
 # The kinds of `TextProblem`.
 DUPLICATE: Final = "duplicate"
@@ -229,13 +242,13 @@ def scan_text(
                 top = stack[-1] if stack else None
                 pos += 1
             elif frame.is_object:
-                pos = _member(text, pos, frame, problems)
+                pos = _member(text, pos, frame, problems, len(stack) < max_depth)
                 if pos < 0:
                     return found
                 continue
             else:
                 if not frame.wanted_within:
-                    pos = _pass_items(text, pos, frame)
+                    pos = _pass_items(text, pos, frame, len(stack) < max_depth)
                 continue
         elif char == '"':
             try:
@@ -269,13 +282,13 @@ def scan_text(
             if char == ",":
                 pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
                 if top.is_object:
-                    pos = _member(text, pos, top, problems)
+                    pos = _member(text, pos, top, problems, len(stack) < max_depth)
                     if pos < 0:
                         return found
                 else:
                     top.index += 1
                     if not top.wanted_within:
-                        pos = _pass_items(text, pos, top)
+                        pos = _pass_items(text, pos, top, len(stack) < max_depth)
                 break
             if char == ("}" if top.is_object else "]"):
                 stack.pop()
@@ -291,51 +304,102 @@ def _problem(kind: str, top: _Frame | None, offset: int) -> TextProblem:
     return TextProblem(kind, pointer, path, offset)
 
 
-def _pass_items(text: str, pos: int, frame: _Frame) -> int:
+def _pass_items(text: str, pos: int, frame: _Frame, room: bool) -> int:
     """Pass over the items from `pos` of the array `frame` that hold no problem, but the last.
 
-    The answer is the offset of the next item to read; `frame.index` becomes its index.
+    `room` says whether a container may be nested in it. The answer is the offset of the next
+    item to read; `frame.index` becomes its index.
     """
-    stop = _SAFE_ITEMS.match(text, pos).end()  # type: ignore[union-attr]
-    if stop > pos:
-        # Each item passed is followed by its comma, and a comma elsewhere is in a string.
-        if text.find('"', pos, stop) < 0:
-            frame.index += text.count(",", pos, stop)
-        else:
-            frame.index += len(_SAFE_ITEM.findall(text, pos, stop))
-    return stop
-
-
-def _pass_members(text: str, pos: int, frame: _Frame) -> int:
-    """Pass over the members from `pos` of the object `frame` that hold no problem, but the last.
-
-    A member whose name repeats is not passed over, nor any after it: the answer is the offset
-    of the next member to read, and the names passed are in `frame.names`.
-    """
-    stop = _SAFE_MEMBERS.match(text, pos).end()  # type: ignore[union-attr]
+    stop = (_SHALLOW_ITEMS if room else _SCALAR_ITEMS).match(text, pos).end()  # type: ignore[union-attr]
     if stop == pos:
         return pos
-    names = frame.names
-    passed = _SAFE_MEMBER.findall(text, pos, stop)
-    if len(set(passed)) == len(passed) and names.isdisjoint(passed):
-        names.update(passed)
-        return stop
-    for member in _SAFE_MEMBER.finditer(text, pos, stop):
-        name = member.group(1)
-        if name in names:
-            return member.start()
-        names.add(name)
+    if room and text.find("{", pos, stop) >= 0:
+        stop = _before_repeat(text, pos, stop, None)
+    if _NOT_ONLY_SCALARS.search(text, pos, stop) is None:
+        frame.index += text.count(",", pos, stop)  # each item passed is followed by its comma
+    else:
+        frame.index += len(_SHALLOW_ITEM.findall(text, pos, stop))
     return stop
 
 
-def _member(text: str, pos: int, frame: _Frame, problems: list[TextProblem]) -> int:
+def _pass_members(text: str, pos: int, frame: _Frame, room: bool) -> int:
+    """Pass over the members from `pos` of the object `frame` that hold no problem, but the last.
+
+    `room` as for `_pass_items`. The answer is the offset of the next member to read, and the
+    names passed are added to `frame.names`.
+    """
+    stop = (_SHALLOW_MEMBERS if room else _SCALAR_MEMBERS).match(text, pos).end()  # type: ignore[union-attr]
+    if stop == pos:
+        return pos
+    return _before_repeat(text, pos, stop, frame.names)
+
+
+def _before_repeat(text: str, pos: int, stop: int, names: set[str] | None) -> int:
+    """Where the run from `pos` to `stop` ends: before its first member or item holding a repeat.
+
+    A repeat of one of its own members' names (`names` holds those of its object read before
+    the run; `None` for a run of items), or in an object that is a value of the run. The names
+    of the run's own members passed are added to `names`.
+    """
+    own: set[str] = set()
+    inner: set[str] = set()
+    in_inner = False
+    for string, colon, brace in _RUN_TOKENS.findall(text, pos, stop):
+        if brace:
+            in_inner = brace == "{"
+            inner.clear()
+        elif not colon:
+            continue
+        elif in_inner:
+            if string in inner:
+                break
+            inner.add(string)
+        elif string in own or (names is not None and string in names):
+            break
+        else:
+            own.add(string)
+    else:
+        if names is not None:
+            names.update(own)
+        return stop
+    # A name repeats: found again with the offsets, the run passed up to the member or the item
+    # that holds it.
+    own.clear()
+    passed: list[tuple[int, str]] = []
+    in_inner = False
+    unit = pos
+    for token in _RUN_TOKENS.finditer(text, pos, stop):
+        string, colon, brace = token.groups()
+        if brace:
+            in_inner = brace == "{"
+            inner.clear()
+            if in_inner and names is None:
+                unit = token.start()
+        elif not colon:
+            continue
+        elif in_inner:
+            if string in inner:
+                break
+            inner.add(string)
+        else:
+            unit = token.start()
+            if string in own or (names is not None and string in names):
+                break
+            own.add(string)
+            passed.append((unit, string))
+    if names is not None:
+        names.update([name for start, name in passed if start < unit])
+    return unit
+
+
+def _member(text: str, pos: int, frame: _Frame, problems: list[TextProblem], room: bool) -> int:
     """Read the member name at `pos` of the object `frame`, and its colon.
 
     The answer is the offset of its value, or -1 when there is no name and colon there. The
     problems of the name (a repeat, a surrogate) are added to `problems`, at the name.
     """
     if not frame.wanted_within:
-        pos = _pass_members(text, pos, frame)
+        pos = _pass_members(text, pos, frame, room)
     if pos >= len(text) or text[pos] != '"':
         return -1
     try:
