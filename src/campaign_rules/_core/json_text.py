@@ -59,17 +59,53 @@ _FLAT = (
     rf"|\{{{_WS}(?:{_NAME}{_WS}:{_WS}{_SCALAR}{_WS}(?:,{_WS}{_NAME}{_WS}:{_WS}{_SCALAR}{_WS})*+)?\}})"
 )
 _SHALLOW = rf"(?:{_SCALAR}|{_FLAT})"
-# Runs of such values as items of an array, each with its comma, and as members of an object:
-# scalars only where a container would be nested too deeply.
-_SCALAR_ITEMS: Final = re.compile(rf"(?:{_SCALAR}{_WS},{_WS})*+")
-_SHALLOW_ITEMS: Final = re.compile(rf"(?:{_SHALLOW}{_WS},{_WS})*+")
-_SHALLOW_ITEM: Final = re.compile(rf"{_SHALLOW}{_WS},{_WS}")
-_SCALAR_MEMBERS: Final = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SCALAR}{_WS},{_WS})*+")
-_SHALLOW_MEMBERS: Final = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SHALLOW}{_WS},{_WS})*+")
-# In such a run, from its start: each string (a name when a colon follows), and each brace.
-_RUN_TOKENS: Final = re.compile(rf'"((?:[^"\\]|\\.)*+)"{_WS}(:?)|([{{}}])')
-# What makes a comma no longer one an item of a run: a string or a container.
-_NOT_ONLY_SCALARS: Final = re.compile(r'["\[{]')
+_BLANKS: Final = " \t\n\r"
+
+
+class _Runs:
+    """The regular expressions that pass over values no problem can be in, compiled once.
+
+    Compiled when a text is first walked, not at import: compiling them takes milliseconds,
+    which a program that never refuses a body would pay for nothing.
+    """
+
+    __slots__ = (
+        "flat",
+        "not_only_scalars",
+        "scalar_items",
+        "scalar_members",
+        "shallow_item",
+        "shallow_items",
+        "shallow_members",
+        "tokens",
+    )
+
+    def __init__(self) -> None:
+        # A container of scalars only, as a value.
+        self.flat = re.compile(_FLAT)
+        # Runs of values as items of an array, each with its comma, and as members of an
+        # object: scalars only where a container would be nested too deeply.
+        self.scalar_items = re.compile(rf"(?:{_SCALAR}{_WS},{_WS})*+")
+        self.shallow_items = re.compile(rf"(?:{_SHALLOW}{_WS},{_WS})*+")
+        self.shallow_item = re.compile(rf"{_SHALLOW}{_WS},{_WS}")
+        self.scalar_members = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SCALAR}{_WS},{_WS})*+")
+        self.shallow_members = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SHALLOW}{_WS},{_WS})*+")
+        # In such a run, from its start: each string (a name when a colon follows), and each
+        # brace.
+        self.tokens = re.compile(rf'"((?:[^"\\]|\\.)*+)"{_WS}(:?)|([{{}}])')
+        # What makes a comma no longer one an item of a run: a string or a container.
+        self.not_only_scalars = re.compile(r'["\[{]')
+
+
+_COMPILED: list[_Runs] = []
+
+
+def _runs() -> _Runs:
+    """The regular expressions of the runs, compiled on the first call."""
+    if not _COMPILED:
+        _COMPILED.append(_Runs())
+    return _COMPILED[0]
+
 
 # The kinds of `TextProblem`.
 DUPLICATE: Final = "duplicate"
@@ -207,10 +243,11 @@ def scan_text(
     the walk stops at the `most`-th, as a result reports no more (D-hostile-input). Where a name
     repeats, the offset noted for its pointer is its last value's, the one decoders keep.
 
-    Runs of values no problem can be in, inside a container no wanted value is in, are passed
-    over by one regular expression each, so that the walk's cost in Python grows with the
-    containers and the suspect values of the text rather than with all its tokens.
+    Runs of values no problem can be in, and containers of such values, are passed over by one
+    regular expression each where no wanted value is in them, so that the walk's cost in Python
+    grows with the containers and the suspect values of the text rather than with its tokens.
     """
+    runs = _runs()
     found = TextScan()
     problems = found.problems
     within = _within(wanted)
@@ -223,33 +260,44 @@ def scan_text(
         if len(problems) >= most:
             del problems[most:]
             return found
+        here: str | None = None
         if wanted and (top is None or top.wanted_within):
-            pointer = "" if top is None else top.here()[0]
-            if pointer in wanted:
-                found.starts[pointer] = pos
+            here = "" if top is None else top.here()[0]
+            if here in wanted:
+                found.starts[here] = pos
         char = text[pos] if pos < end else ""
         if char == "{" or char == "[":
             if len(stack) == max_depth:
                 problems.append(_problem(DEPTH, top, pos))
                 return found
-            frame = _Frame(char == "{", top, within)
-            stack.append(frame)
-            top = frame
-            pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
-            closing = "}" if frame.is_object else "]"
-            if pos < end and text[pos] == closing:
-                stack.pop()
-                top = stack[-1] if stack else None
-                pos += 1
-            elif frame.is_object:
-                pos = _member(text, pos, frame, problems, len(stack) < max_depth)
-                if pos < 0:
-                    return found
-                continue
+            # A container of scalars is passed over whole, but the text's own value: it is
+            # what the walk is for, and the runs in it find the same at less cost.
+            passed = -1
+            if top is not None and not (here is not None and here in within):
+                passed = _pass_flat(text, pos, runs)
+            if passed >= 0:
+                pos = passed
             else:
-                if not frame.wanted_within:
-                    pos = _pass_items(text, pos, frame, len(stack) < max_depth)
-                continue
+                frame = _Frame(char == "{", top, within)
+                stack.append(frame)
+                top = frame
+                pos += 1
+                if pos < end and text[pos] in _BLANKS:
+                    pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+                room = len(stack) < max_depth
+                if pos < end and text[pos] == ("}" if frame.is_object else "]"):
+                    stack.pop()
+                    top = stack[-1] if stack else None
+                    pos += 1
+                elif frame.is_object:
+                    pos = _member(text, pos, frame, problems, runs, room)
+                    if pos < 0:
+                        return found
+                    continue
+                else:
+                    if not frame.wanted_within:
+                        pos = _pass_items(text, pos, frame, runs, room)
+                    continue
         elif char == '"':
             try:
                 string, after = scanstring(text, pos + 1, True)
@@ -273,22 +321,26 @@ def scan_text(
                 pos += len(word)
         # After a value: a comma, or the end of its container, or of the text.
         while True:
-            pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+            if pos < end and text[pos] in _BLANKS:
+                pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
             if top is None:
                 found.complete = pos == end and len(problems) <= most
                 del problems[most:]
                 return found
             char = text[pos] if pos < end else ""
             if char == ",":
-                pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+                pos += 1
+                if pos < end and text[pos] in _BLANKS:
+                    pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+                room = len(stack) < max_depth
                 if top.is_object:
-                    pos = _member(text, pos, top, problems, len(stack) < max_depth)
+                    pos = _member(text, pos, top, problems, runs, room)
                     if pos < 0:
                         return found
                 else:
                     top.index += 1
                     if not top.wanted_within:
-                        pos = _pass_items(text, pos, top, len(stack) < max_depth)
+                        pos = _pass_items(text, pos, top, runs, room)
                 break
             if char == ("}" if top.is_object else "]"):
                 stack.pop()
@@ -304,37 +356,48 @@ def _problem(kind: str, top: _Frame | None, offset: int) -> TextProblem:
     return TextProblem(kind, pointer, path, offset)
 
 
-def _pass_items(text: str, pos: int, frame: _Frame, room: bool) -> int:
+def _pass_flat(text: str, pos: int, runs: _Runs) -> int:
+    """The end of the container at `pos` when it holds scalars only, none a problem, else -1."""
+    flat = runs.flat.match(text, pos)
+    if flat is None:
+        return -1
+    stop = flat.end()
+    if text[pos] == "{" and _before_repeat(text, pos + 1, stop - 1, set(), runs) < stop - 1:
+        return -1
+    return stop
+
+
+def _pass_items(text: str, pos: int, frame: _Frame, runs: _Runs, room: bool) -> int:
     """Pass over the items from `pos` of the array `frame` that hold no problem, but the last.
 
     `room` says whether a container may be nested in it. The answer is the offset of the next
     item to read; `frame.index` becomes its index.
     """
-    stop = (_SHALLOW_ITEMS if room else _SCALAR_ITEMS).match(text, pos).end()  # type: ignore[union-attr]
+    stop = (runs.shallow_items if room else runs.scalar_items).match(text, pos).end()  # type: ignore[union-attr]
     if stop == pos:
         return pos
     if room and text.find("{", pos, stop) >= 0:
-        stop = _before_repeat(text, pos, stop, None)
-    if _NOT_ONLY_SCALARS.search(text, pos, stop) is None:
+        stop = _before_repeat(text, pos, stop, None, runs)
+    if runs.not_only_scalars.search(text, pos, stop) is None:
         frame.index += text.count(",", pos, stop)  # each item passed is followed by its comma
     else:
-        frame.index += len(_SHALLOW_ITEM.findall(text, pos, stop))
+        frame.index += len(runs.shallow_item.findall(text, pos, stop))
     return stop
 
 
-def _pass_members(text: str, pos: int, frame: _Frame, room: bool) -> int:
+def _pass_members(text: str, pos: int, frame: _Frame, runs: _Runs, room: bool) -> int:
     """Pass over the members from `pos` of the object `frame` that hold no problem, but the last.
 
     `room` as for `_pass_items`. The answer is the offset of the next member to read, and the
     names passed are added to `frame.names`.
     """
-    stop = (_SHALLOW_MEMBERS if room else _SCALAR_MEMBERS).match(text, pos).end()  # type: ignore[union-attr]
+    stop = (runs.shallow_members if room else runs.scalar_members).match(text, pos).end()  # type: ignore[union-attr]
     if stop == pos:
         return pos
-    return _before_repeat(text, pos, stop, frame.names)
+    return _before_repeat(text, pos, stop, frame.names, runs)
 
 
-def _before_repeat(text: str, pos: int, stop: int, names: set[str] | None) -> int:
+def _before_repeat(text: str, pos: int, stop: int, names: set[str] | None, runs: _Runs) -> int:
     """Where the run from `pos` to `stop` ends: before its first member or item holding a repeat.
 
     A repeat of one of its own members' names (`names` holds those of its object read before
@@ -344,7 +407,7 @@ def _before_repeat(text: str, pos: int, stop: int, names: set[str] | None) -> in
     own: set[str] = set()
     inner: set[str] = set()
     in_inner = False
-    for string, colon, brace in _RUN_TOKENS.findall(text, pos, stop):
+    for string, colon, brace in runs.tokens.findall(text, pos, stop):
         if brace:
             in_inner = brace == "{"
             inner.clear()
@@ -368,7 +431,7 @@ def _before_repeat(text: str, pos: int, stop: int, names: set[str] | None) -> in
     passed: list[tuple[int, str]] = []
     in_inner = False
     unit = pos
-    for token in _RUN_TOKENS.finditer(text, pos, stop):
+    for token in runs.tokens.finditer(text, pos, stop):
         string, colon, brace = token.groups()
         if brace:
             in_inner = brace == "{"
@@ -392,14 +455,17 @@ def _before_repeat(text: str, pos: int, stop: int, names: set[str] | None) -> in
     return unit
 
 
-def _member(text: str, pos: int, frame: _Frame, problems: list[TextProblem], room: bool) -> int:
+def _member(
+    text: str, pos: int, frame: _Frame, problems: list[TextProblem], runs: _Runs, room: bool
+) -> int:
     """Read the member name at `pos` of the object `frame`, and its colon.
 
     The answer is the offset of its value, or -1 when there is no name and colon there. The
-    problems of the name (a repeat, a surrogate) are added to `problems`, at the name.
+    problems of the name (a repeat, a surrogate) are added to `problems`, at the name. Members
+    before it that hold no problem are passed over first (`_pass_members`).
     """
     if not frame.wanted_within:
-        pos = _pass_members(text, pos, frame, room)
+        pos = _pass_members(text, pos, frame, runs, room)
     if pos >= len(text) or text[pos] != '"':
         return -1
     try:
