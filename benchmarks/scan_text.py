@@ -44,6 +44,10 @@ TEXTS: dict[str, str] = {
     "long strings": filled('"' + "x" * 1000 + '"', '"\\ud800"'),
     "escaped strings": filled('"\\u00e9\\n\\"é"', '"\\ud800"'),
     "small objects": filled('{"id": 1, "name": "ab", "ok": true}', '{"a": 1, "a": 2}'),
+    "objects of objects": filled('{"a": {"b": 1}}', '{"a": {"b": 1, "b": 2}}'),
+    "escaped pairs, big numbers": filled('"\\ud83d\\ude00", 1.5e300', "-1e309"),
+    # Each read token by token: numbers a double holds only just, which no run passes over.
+    "numbers near the largest double": filled("1.7e308", "1.8e308"),
     "empty containers": filled("[], {}", "NaN"),
     "deep-ish nesting": filled('{"a": [{"b": [1, 2, {"c": "d"}]}]}', "1e999"),
     f"nested {BODY_MAX_DEPTH - 2} deep": filled(nested(BODY_MAX_DEPTH - 2), "1e999"),

@@ -40,18 +40,24 @@ _CONSTANTS: Final = ("-Infinity", "Infinity", "NaN")
 
 # The values no problem can be in, matched by one regular expression in C rather than token by
 # token (issue 36: the walk costs at most 10 times `json.loads` of the same text). A string
-# holding no surrogate code point and no escaped one (an escaped pair is left to the walk too);
-# a number of at most 200 digits before its point and an exponent of at most 99, which is
-# below 10**300 and so never rounds to an infinity; a literal; and one level of containers of
-# those, an object's names written without escapes (so that each is its name as written), and
-# checked apart for repeats (`_before_repeat`). The repetitions are possessive: Python's `re`
-# then keeps no state to go back to for each one, five times faster.
+# holding no surrogate code point, and no escaped one but in a pair; a number below 10**308,
+# which never rounds to an infinity: one digit before its point and an exponent of at most 307,
+# at most 8 digits and an exponent of at most 299, or at most 200 digits and an exponent of at
+# most 99; a literal; and one level of containers of those, an object's names strings of the
+# same kind, checked apart for repeats (`_before_repeat`). The repetitions are possessive:
+# Python's `re` then keeps no state to go back to for each one, five times faster.
 _WS = r"[ \t\n\r]*+"
 _CHARACTER = r'[^"\\\x00-\x1f\ud800-\udfff]'
-_NAME = rf'"{_CHARACTER}*+"'
+_ESCAPE = (
+    r'\\(?:["\\/bfnrt]|u(?:(?![dD][89a-fA-F])[0-9a-fA-F]{4}'
+    r"|[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}))"
+)
+_NAME = rf'"{_CHARACTER}*+(?:{_ESCAPE}{_CHARACTER}*+)*+"'
 _SCALAR = (
-    rf'(?:"{_CHARACTER}*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{{4}}){_CHARACTER}*+)*+"'
-    r"|-?(?:0|[1-9][0-9]{0,199})(?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?[0-9]{1,2}))?"
+    rf"(?:{_NAME}"
+    r"|-?(?:[0-9](?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?(?:[0-2]?[0-9]{1,2}|30[0-7])))?"
+    r"|[1-9][0-9]{1,7}(?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?[0-2]?[0-9]{1,2}))?"
+    r"|[1-9][0-9]{8,199}(?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?[0-9]{1,2}))?)"
     r"|true|false|null)"
 )
 _FLAT = (
@@ -362,9 +368,13 @@ def _pass_flat(text: str, pos: int, runs: _Runs) -> int:
     if flat is None:
         return -1
     stop = flat.end()
-    if text[pos] == "{" and _before_repeat(text, pos + 1, stop - 1, set(), runs) < stop - 1:
-        return -1
-    return stop
+    # No name repeats in an object of one member: one colon or none, a string's included.
+    repeats = (
+        text[pos] == "{"
+        and text.count(":", pos, stop) > 1
+        and _before_repeat(text, pos + 1, stop - 1, set(), runs) < stop - 1
+    )
+    return -1 if repeats else stop
 
 
 def _pass_items(text: str, pos: int, frame: _Frame, runs: _Runs, room: bool) -> int:
@@ -404,55 +414,62 @@ def _before_repeat(text: str, pos: int, stop: int, names: set[str] | None, runs:
     the run; `None` for a run of items), or in an object that is a value of the run. The names
     of the run's own members passed are added to `names`.
     """
-    own: set[str] = set()
+    tokens = runs.tokens.findall(text, pos, stop)
+    own: list[str] = []
+    first = _first_repeat(tokens, names, own)
+    if names is not None:
+        names.update(own)
+    if first < 0:
+        return stop
+    # Found again with their offsets, up to that token only.
+    for index, token in enumerate(runs.tokens.finditer(text, pos, stop)):
+        if index == first:
+            return token.start()
+    return stop
+
+
+def _first_repeat(
+    tokens: list[tuple[str, str, str]], names: set[str] | None, own: list[str]
+) -> int:
+    """The index of the token that starts the first member or item holding a repeat, or -1.
+
+    `tokens` are a run's (`_Runs.tokens`), `names` as for `_before_repeat`; the names of the
+    run's own members before that one are added to `own`, in order.
+    """
+    seen: set[str] = set()
     inner: set[str] = set()
     in_inner = False
-    for string, colon, brace in runs.tokens.findall(text, pos, stop):
+    unit = 0
+    for index, (string, colon, brace) in enumerate(tokens):
         if brace:
             in_inner = brace == "{"
             inner.clear()
-        elif not colon:
+            if in_inner and names is None:  # an object that is an item of the run
+                unit = index
             continue
-        elif in_inner:
-            if string in inner:
-                break
-            inner.add(string)
-        elif string in own or (names is not None and string in names):
-            break
-        else:
-            own.add(string)
-    else:
-        if names is not None:
-            names.update(own)
-        return stop
-    # A name repeats: found again with the offsets, the run passed up to the member or the item
-    # that holds it.
-    own.clear()
-    passed: list[tuple[int, str]] = []
-    in_inner = False
-    unit = pos
-    for token in runs.tokens.finditer(text, pos, stop):
-        string, colon, brace = token.groups()
-        if brace:
-            in_inner = brace == "{"
-            inner.clear()
-            if in_inner and names is None:
-                unit = token.start()
-        elif not colon:
+        if not colon:
             continue
-        elif in_inner:
+        if "\\" in string:
+            string = _unescaped(string)
+        if in_inner:
             if string in inner:
-                break
+                if names is not None:  # the member whose value holds it is not passed
+                    own.pop()
+                return unit
             inner.add(string)
         else:
-            unit = token.start()
-            if string in own or (names is not None and string in names):
-                break
-            own.add(string)
-            passed.append((unit, string))
-    if names is not None:
-        names.update([name for start, name in passed if start < unit])
-    return unit
+            unit = index
+            if string in seen or (names is not None and string in names):
+                return unit
+            seen.add(string)
+            own.append(string)
+    return -1
+
+
+def _unescaped(written: str) -> str:
+    """The string written between two quotes as `written`, its escapes read."""
+    string: str = scanstring(written + '"', 0, True)[0]
+    return string
 
 
 def _member(
