@@ -433,7 +433,7 @@ def _first_repeat(
 ) -> int:
     """The index of the token that starts the first member or item holding a repeat, or -1.
 
-    `tokens` are a run's (`_Runs.tokens`), `names` as for `_before_repeat`; the names of the
+    `tokens` are a run's strings and braces, `names` as for `_before_repeat`; the names of the
     run's own members before that one are added to `own`, in order.
     """
     seen: set[str] = set()
