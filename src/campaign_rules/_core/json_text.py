@@ -3,9 +3,10 @@
 Decoders give a value and forget the text. This walk keeps the text's offsets, for two jobs
 that come only when something is to be reported (D-body-limits, D-positions): placing each
 violation of a refused body at the start of its member's value, and telling exactly what a
-text holds that I-JSON (RFC 7493) refuses, when a cheap test of the decoded value says it may
-(`_core.strict_json`). It keeps its own stack, so depth costs no recursion, and it stops at the
-first container nested deeper than its limit.
+text holds that I-JSON (RFC 7493) refuses, and where, when a cheap test of the decoded value
+says it may (`_core.strict_json`). It keeps its own stack, so depth costs no recursion; it
+stops at the first container nested deeper than its limit and at as many problems as a result
+reports; and it passes over what can hold no problem with regular expressions (issue 36).
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ _CONSTANTS: Final = ("-Infinity", "Infinity", "NaN")
 # holding no surrogate code point, and no escaped one but in a pair; a number below 10**308,
 # which never rounds to an infinity: one digit before its point and an exponent of at most 307,
 # at most 8 digits and an exponent of at most 299, or at most 200 digits and an exponent of at
-# most 99; a literal; and one level of containers of those, an object's names strings of the
-# same kind, checked apart for repeats (`_before_repeat`). The repetitions are possessive:
+# most 99; a literal; and one level of containers of those, an object's names such strings too,
+# checked apart for repeats (`_before_repeat`). The repetitions are possessive:
 # Python's `re` then keeps no state to go back to for each one, five times faster.
 _WS = r"[ \t\n\r]*+"
 _CHARACTER = r'[^"\\\x00-\x1f\ud800-\udfff]'
@@ -52,9 +53,9 @@ _ESCAPE = (
     r'\\(?:["\\/bfnrt]|u(?:(?![dD][89a-fA-F])[0-9a-fA-F]{4}'
     r"|[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}))"
 )
-_NAME = rf'"{_CHARACTER}*+(?:{_ESCAPE}{_CHARACTER}*+)*+"'
+_STRING = rf'"{_CHARACTER}*+(?:{_ESCAPE}{_CHARACTER}*+)*+"'
 _SCALAR = (
-    rf"(?:{_NAME}"
+    rf"(?:{_STRING}"
     r"|-?(?:[0-9](?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?(?:[0-2]?[0-9]{1,2}|30[0-7])))?"
     r"|[1-9][0-9]{1,7}(?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?[0-2]?[0-9]{1,2}))?"
     r"|[1-9][0-9]{8,199}(?:\.[0-9]+)?(?:[eE](?:-[0-9]+|\+?[0-9]{1,2}))?)"
@@ -62,7 +63,7 @@ _SCALAR = (
 )
 _FLAT = (
     rf"(?:\[{_WS}(?:{_SCALAR}{_WS}(?:,{_WS}{_SCALAR}{_WS})*+)?\]"
-    rf"|\{{{_WS}(?:{_NAME}{_WS}:{_WS}{_SCALAR}{_WS}(?:,{_WS}{_NAME}{_WS}:{_WS}{_SCALAR}{_WS})*+)?\}})"
+    rf"|\{{{_WS}(?:{_STRING}{_WS}:{_WS}{_SCALAR}{_WS}(?:,{_WS}{_STRING}{_WS}:{_WS}{_SCALAR}{_WS})*+)?\}})"
 )
 _SHALLOW = rf"(?:{_SCALAR}|{_FLAT})"
 _BLANKS: Final = " \t\n\r"
@@ -94,8 +95,8 @@ class _Runs:
         self.scalar_items = re.compile(rf"(?:{_SCALAR}{_WS},{_WS})*+")
         self.shallow_items = re.compile(rf"(?:{_SHALLOW}{_WS},{_WS})*+")
         self.shallow_item = re.compile(rf"{_SHALLOW}{_WS},{_WS}")
-        self.scalar_members = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SCALAR}{_WS},{_WS})*+")
-        self.shallow_members = re.compile(rf"(?:{_NAME}{_WS}:{_WS}{_SHALLOW}{_WS},{_WS})*+")
+        self.scalar_members = re.compile(rf"(?:{_STRING}{_WS}:{_WS}{_SCALAR}{_WS},{_WS})*+")
+        self.shallow_members = re.compile(rf"(?:{_STRING}{_WS}:{_WS}{_SHALLOW}{_WS},{_WS})*+")
         # In such a run, from its start: each string (a name when a colon follows), and each
         # brace.
         self.tokens = re.compile(rf'"((?:[^"\\]|\\.)*+)"{_WS}(:?)|([{{}}])')
