@@ -14,7 +14,7 @@ import pytest
 from campaign_rules import Violation, validate_create_json
 from campaign_rules._cli import main
 from campaign_rules._cli.exits import ExitStatus
-from campaign_rules._core.limits import MESSAGE_LIMIT, RETRIES
+from campaign_rules._core.limits import MESSAGE_LIMIT, RETRIES, VIOLATIONS_MAX
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.links import DOCS_URL, rule_url
 from tests.cli_support import lines_of
@@ -284,6 +284,31 @@ def test_module_entry_point_runs_as_a_process():
     assert done.stderr == ""
 
 
+def test_a_file_whose_violations_reach_the_cap_is_said_to_be_cut(tmp_path):
+    # Issue 36: 174,762 numbers no double holds; the command lists the first 50, each at its
+    # number, and its last line says the list reached the cap (D-hostile-input).
+    hostile = tmp_path / "hostile.json"
+    hostile.write_bytes(b"[" + b"1e999," * 174761 + b"1e999]")
+    fewer = tmp_path / "fewer.json"
+    fewer.write_bytes(b"[1e999, NaN]")
+    done = subprocess.run(
+        [sys.executable, "-m", "campaign_rules", "check", str(hostile), str(fewer)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert len(lines) == VIOLATIONS_MAX + 2 + 1
+    assert lines[0].startswith(f"{hostile}:1:2: INVALID_REQUEST [0] ")
+    assert lines[VIOLATIONS_MAX - 1].startswith(f"{hostile}:1:{2 + 6 * (VIOLATIONS_MAX - 1)}: ")
+    assert lines[-1] == (
+        f"Found {VIOLATIONS_MAX + 2} violations in 2 of 2 files; 1 file reached the limit of "
+        f"{VIOLATIONS_MAX} violations listed, and may have more"
+    )
+
+
 def test_the_command_reads_files_and_standard_input_in_one_process(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_bytes(
@@ -303,9 +328,9 @@ def test_the_command_reads_files_and_standard_input_in_one_process(tmp_path):
         *lines_of(broken, violations),
         "Found 1 violation in 1 of 2 files",
     ]
-    # The repeat, placed at its value: the fourth line, after the CR LF of each line before.
+    # The repeat, placed at its repeated name: the fourth line, after the CR LF of each line before.
     [repeated] = violations
-    assert (repeated.pointer, repeated.line, repeated.column) == ("/retries", 4, 14)
+    assert (repeated.pointer, repeated.line, repeated.column) == ("/retries", 4, 3)
 
 
 def test_the_command_words_a_body_that_is_no_json_as_the_library_does(tmp_path):

@@ -220,3 +220,78 @@ class TestFoundWhenRead:
         assert (moved.line, moved.column) == (7, 10)
         made = Violation(violation.key, "name", "m", "r", line=3, column=4)
         assert (made.line, made.column, made.pointer) == (3, 4, "/name")
+
+
+class TestEachProblemAtItsOwnToken:
+    """The body rules' violations are placed at the token at fault, not at a member's last value
+    (issue 36): a name's problem at the name's opening quote, a value's at its first character."""
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            # The shadowed value is placed at itself, not at the value that shadows it.
+            (
+                '{"a":"\\ud800","a":"ok"}',
+                [
+                    ("body.member_names_unique", "/a", 1, 15),
+                    ("body.strings_are_unicode", "/a", 1, 6),
+                ],
+            ),
+            (
+                '{"a":1e999,"a":"ok"}',
+                [
+                    ("body.member_names_unique", "/a", 1, 12),
+                    ("body.numbers_fit_a_double", "/a", 1, 6),
+                ],
+            ),
+            # A name's problems at the name: its repeat, and a lone surrogate in it.
+            (
+                '{"a\\ud800":1,\r\n "a\\ud800" : [1, NaN]}',
+                [
+                    ("body.member_names_unique", "/a\ud800", 2, 2),
+                    ("body.strings_are_unicode", "/a\ud800", 1, 2),
+                    ("body.strings_are_unicode", "/a\ud800", 2, 2),
+                    ("body.numbers_fit_a_double", "/a\ud800/1", 2, 18),
+                ],
+            ),
+            # The text's own value, at its first character, after white space.
+            ("1e999", [("body.numbers_fit_a_double", "", 1, 1)]),
+            ('\n\t "\\udc00"', [("body.strings_are_unicode", "", 2, 3)]),
+            ("-Infinity", [("body.numbers_fit_a_double", "", 1, 1)]),
+            # The last token of the text, after astral characters on its line (one column each).
+            ('["😀😀", "é",\n -1e400]', [("body.numbers_fit_a_double", "/2", 2, 2)]),
+            # After a run of values no problem is in, and inside strings that look like problems.
+            (
+                '[1, "1e999", "NaN", true, null, "\\u00e9,", 2.5e99, -0.0, {"k": [0, 1, 1E+999]}]',
+                [("body.numbers_fit_a_double", "/8/k/2", 1, 71)],
+            ),
+            # A repeat after members passed over, with an escaped spelling of the same name.
+            (
+                '{"x": 1, "y": "a,b", "z": ":", "\\u0078": 2}',
+                [("body.member_names_unique", "/x", 1, 32)],
+            ),
+            # An escaped surrogate pair is one astral character: no problem; a lone one is.
+            ('["\\ud83d\\ude00", "\\ud83d"]', [("body.strings_are_unicode", "/1", 1, 18)]),
+        ],
+    )
+    def test_examples_at_the_edges(self, text: str, expected: list[tuple[Any, ...]]) -> None:
+        result = validate_create_json(text)
+        assert places(result) == expected
+        for rule, _, line, column in expected:
+            assert line is not None
+            assert column is not None
+            offset = len("\n".join(text.split("\n")[: line - 1])) + (line > 1) + column - 1
+            assert text[offset] in '"-1NI', rule
+
+    def test_the_example_of_the_issue(self) -> None:
+        result = validate_create_json(b'{"a":"\\ud800","a":"ok"}')
+        surrogate = [v for v in result.violations if v.rule == "body.strings_are_unicode"]
+        assert [(v.line, v.column) for v in surrogate] == [(1, 6)]
+
+    def test_a_patch_is_placed_the_same_way(self) -> None:
+        existing = validate_create(payload()).value
+        result = validate_update_json(existing, '{"retries": 1e999, "retries": 2}')
+        assert places(result) == [
+            ("body.member_names_unique", "/retries", 1, 20),
+            ("body.numbers_fit_a_double", "/retries", 1, 13),
+        ]

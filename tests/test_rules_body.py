@@ -12,10 +12,10 @@ from typing import Any, Final
 
 import pytest
 
-from campaign_rules import ErrorKey, validate_create, validate_create_json
+from campaign_rules import ErrorKey, validate_create, validate_create_json, validate_update_json
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.json_syntax import SYNTAX_REASONS
-from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
+from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH, VIOLATIONS_MAX
 from tests.support import JSON_DECODERS, json_decoder, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
@@ -242,11 +242,11 @@ class TestDepthWithinLimit:
 
 
 class TestMemberNamesUnique:
-    def test_a_repeat_is_refused_at_its_last_value(self) -> None:
+    def test_a_repeat_is_refused_at_its_repeated_name(self) -> None:
         text = HEAD + ',\n "retries": 1,\n "retries": 2}'
         result = validate_create_json(text)
         assert found(result) == [(INVALID, "retries", "body.member_names_unique")]
-        assert (result.violations[0].line, result.violations[0].column) == (3, 13)
+        assert (result.violations[0].line, result.violations[0].column) == (3, 2)
 
     def test_repeats_at_any_depth_each_at_its_pointer(self) -> None:
         text = HEAD + ', "x": {"a": [{"b/c": 1, "b/c": 2}], "a": 3}}'
@@ -375,3 +375,40 @@ class TestNumbersFitADouble:
         assert (
             result.keys == validate_create(json.loads(HEAD + ', "retries": ' + number + "}")).keys
         )
+
+
+class TestTheBodyRulesAreCapped:
+    """At most `VIOLATIONS_MAX` violations of the body rules, as of the offline rules
+    (D-hostile-input, issue 36): the first ones of the text, each placed at its token."""
+
+    @JSON_DECODERS
+    def test_the_issues_body_gives_the_first_fifty(self, decoder: str) -> None:
+        data = b"[" + b"1e999," * 174761 + b"1e999]"
+        with json_decoder(decoder):
+            result = validate_create_json(data)
+        assert len(result.violations) == VIOLATIONS_MAX
+        assert {v.rule for v in result.violations} == {"body.numbers_fit_a_double"}
+        assert [v.pointer for v in result.violations] == [f"/{i}" for i in range(VIOLATIONS_MAX)]
+        assert [(v.line, v.column) for v in result.violations] == [
+            (1, 2 + 6 * i) for i in range(VIOLATIONS_MAX)
+        ]
+
+    def test_the_kinds_are_cut_together_in_the_texts_order(self) -> None:
+        # 30 repeats, then 30 lone surrogates: the first 50 problems of the text are reported,
+        # in the rules' order.
+        members = ", ".join(['"a": 1'] * 31 + [f'"s{i}": "\\udc00"' for i in range(30)])
+        result = validate_create_json("{" + members + "}")
+        assert rules(result) == ["body.member_names_unique"] * 30 + ["body.strings_are_unicode"] * (
+            VIOLATIONS_MAX - 30
+        )
+        assert [v.pointer for v in result.violations[30:]] == [f"/s{i}" for i in range(20)]
+
+    def test_fewer_than_the_cap_are_all_reported(self) -> None:
+        data = b"[" + b"1e999," * (VIOLATIONS_MAX - 2) + b"1e999]"
+        assert len(validate_create_json(data).violations) == VIOLATIONS_MAX - 1
+
+    def test_a_patch_is_capped_the_same_way(self) -> None:
+        existing = validate_create(BODY).value
+        members = ", ".join(f'"k{i}": NaN' for i in range(200))
+        result = validate_update_json(existing, "{" + members + "}")
+        assert rules(result) == ["body.numbers_fit_a_double"] * VIOLATIONS_MAX

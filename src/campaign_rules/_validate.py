@@ -72,15 +72,17 @@ def validate_create_json(
     The body is read strictly as I-JSON (RFC 7493, D-body-limits): a body that is not bytes or
     text, over the size limit (`BODY_MAX_BYTES`), with a byte order mark, not UTF-8, not JSON,
     nested too deeply, with a member name repeated in its object, a lone surrogate, or a number
-    no IEEE double holds, is refused with a violation of its body rule for each such defect,
-    and judged no further. Any other body is judged by `validate_create` on its value: on an
-    I-JSON text the verdict (ok, each violation's key, field, rule and pointer, in order, and
-    the value) is that of `validate_create(json.loads(text))`.
+    no IEEE double holds, is refused with a violation of its body rule for each such defect
+    (at most 50, the first of the text, as offline: D-hostile-input), and judged no further.
+    Any other body is judged by `validate_create` on its value: on an I-JSON text the verdict
+    (ok, each violation's key, field, rule and pointer, in order, and the value) is that of
+    `validate_create(json.loads(text))`.
 
     Each violation of a refused body holds the `line` and `column` of its member in the text
-    (the start of its value; of its object, for an absent member), found only when there is
-    something to report. Never raises for any `data`; raises `TypeError` only for a
-    `directory` that is not a `Directory`.
+    (the start of its value; of its object, for an absent member; for a body rule's, the token
+    at fault: a repeated name at the name), found only when there is something to report.
+    Never raises for any `data`; raises `TypeError` only for a `directory` that is not a
+    `Directory`.
     """
     if directory is not None:  # as in `validate_create`
         directory = checked_directory(directory)

@@ -28,7 +28,7 @@ from campaign_rules._cli.inputs import read_at_most
 from campaign_rules._cli.options import add_docs_url, add_inputs
 from campaign_rules._cli.wording import cannot_read, printable, reason
 from campaign_rules._core.json import NotJson, decode_json
-from campaign_rules._core.limits import BODY_MAX_BYTES
+from campaign_rules._core.limits import BODY_MAX_BYTES, VIOLATIONS_MAX
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.violations import Violation
@@ -217,7 +217,8 @@ def _line(path: str, violation: Violation, paint: Paint) -> str:
 def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int, paint: Paint) -> str:
     """The last line: `Found 7 violations in 1 of 2 files`, or `No violations in 2 files`.
 
-    The files that could not be read are counted after it, when there are any.
+    The files whose violations reached the cap, and those that could not be read, are counted
+    after it, when there are any.
     """
     violations = sum(len(result.violations) for _, result in checked)
     files = len(checked)
@@ -225,6 +226,13 @@ def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int, paint: 
         invalid = sum(1 for _, result in checked if result.violations)
         where = f"{invalid} of {_plural(files, 'file')}" if files > 1 else _plural(files, "file")
         line = paint(f"Found {_plural(violations, 'violation')} in {where}", BOLD, RED)
+        # The rules stop at the cap (D-hostile-input): a file that reached it may hold more.
+        cut = sum(1 for _, result in checked if len(result.violations) >= VIOLATIONS_MAX)
+        if cut:
+            line += (
+                f"; {_plural(cut, 'file')} reached the limit of {VIOLATIONS_MAX} violations "
+                "listed, and may have more"
+            )
     elif files:
         line = paint(f"No violations in {_plural(files, 'file')}", BOLD, GREEN)
     else:

@@ -20,18 +20,32 @@ from campaign_rules._campaign.results import (
 )
 from campaign_rules._core.construct import outcome, placed_copy
 from campaign_rules._core.enums import ErrorKey
-from campaign_rules._core.json_text import place, scan_text
-from campaign_rules._core.limits import BODY_MAX_DEPTH
+from campaign_rules._core.json_text import DEPTH, DUPLICATE, NUMBER, SURROGATE, place, scan_text
+from campaign_rules._core.limits import BODY_MAX_DEPTH, VIOLATIONS_MAX
 from campaign_rules._core.strict_json import BodyReading, read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import BODY_RULES, STORED_CAMPAIGN_RULES, UPDATE_RULES
 from campaign_rules._rules.validation import create_result, update_result
 
-__all__ = ["TextPlaces", "create_json_result", "placed_violations", "update_json_result"]
+__all__ = [
+    "TextPlaces",
+    "TokenPlace",
+    "create_json_result",
+    "placed_violations",
+    "update_json_result",
+]
 
 # The body rules placed where the text stops being what they require, rather than at a member.
 _PLACED_AT_STOP: Final = frozenset({"body.has_no_byte_order_mark", "body.is_utf8", "body.is_json"})
+# The body rules that report the problems the text walk found, each of one kind, in the text's
+# order: each violation is placed at its own problem's token (D-positions).
+_PLACED_AT_PROBLEM: Final = {
+    "body.depth_within_limit": DEPTH,
+    "body.member_names_unique": DUPLICATE,
+    "body.strings_are_unicode": SURROGATE,
+    "body.numbers_fit_a_double": NUMBER,
+}
 # Violations about what the server passes beside the patch, which has no place in its text.
 _NOT_IN_PATCH: Final = frozenset(
     [rule.id for rule in STORED_CAMPAIGN_RULES if rule.key is ErrorKey.SERVER_ERROR]
@@ -65,7 +79,24 @@ def update_json_result(
 
 
 def _refusal(reading: BodyReading) -> tuple[Violation, ...]:
-    return placed_violations(run_rules(reading, BODY_RULES), reading)
+    """The violations of the body rules, at most `VIOLATIONS_MAX` as offline (D-hostile-input).
+
+    The text walk stops at as many problems (`scan_text`), and the rules there too.
+    """
+    violations = run_rules(reading, BODY_RULES, VIOLATIONS_MAX)
+    if not reading.problems:
+        return placed_violations(violations, reading)
+    offsets: dict[str, list[int]] = {}
+    for problem in reading.problems:
+        offsets.setdefault(problem.kind, []).append(problem.offset)
+    placed: list[Violation] = []
+    for made in violations:
+        kind = _PLACED_AT_PROBLEM.get(made.rule)
+        if kind is None:  # no such rule reports with problems; placed as any other would be
+            placed.extend(placed_violations((made,), reading))
+        else:
+            placed.append(placed_copy(made, TokenPlace(reading, offsets[kind].pop(0))))
+    return tuple(placed)
 
 
 def placed_violations(
@@ -90,6 +121,21 @@ def placed_violations(
             for violation in violations
         ]
     )
+
+
+class TokenPlace:
+    """The place of one violation at a token of a text, found when first asked (D-positions)."""
+
+    __slots__ = ("_offset", "_reading")
+
+    def __init__(self, reading: BodyReading, offset: int) -> None:
+        self._reading = reading
+        self._offset = offset
+
+    def place(self, rule: str, pointer: str) -> tuple[int, int] | None:
+        """The line and column of the token, whatever `rule` and `pointer`."""
+        text = self._reading.full_text()
+        return None if text is None else place(text, self._offset)
 
 
 class TextPlaces:
