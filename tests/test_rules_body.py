@@ -223,6 +223,22 @@ class TestDepthWithinLimit:
             [violation] = validate_create_json(text).violations
         assert (violation.rule, violation.line, violation.column) == ("body.is_json", 1, 14)
 
+    @JSON_DECODERS
+    @pytest.mark.parametrize("depth", [BODY_MAX_DEPTH + 1, sys.getrecursionlimit() + 10])
+    @pytest.mark.parametrize("tail", ["}", "} x"])
+    def test_the_cap_reached_before_that_container_is_the_verdict(
+        self, decoder: str, depth: int, tail: str
+    ) -> None:
+        # The walk stops at the cap (D-hostile-input), before the deep container: the first
+        # problems are the verdict, each placed, whether or not the text is JSON after it.
+        numbers = ",".join(f'"n{index}": 1e999' for index in range(VIOLATIONS_MAX + 5))
+        text = "{" + numbers + ', "deep": ' + "[" * depth + "]" * depth + tail
+        with json_decoder(decoder):
+            result = validate_create_json(text)
+        assert len(result.violations) == VIOLATIONS_MAX
+        assert {violation.rule for violation in result.violations} == {"body.numbers_fit_a_double"}
+        assert (result.violations[0].line, result.violations[0].column) == (1, 8)
+
     def test_one_level_more_is_refused_at_the_first_container_past_it(self) -> None:
         result = validate_create_json(self.nested(BODY_MAX_DEPTH + 1))
         # The path, 190 characters, keeps its head and tail (D-shown-text); the pointer is exact.

@@ -22,7 +22,7 @@ from typing import Final, cast
 from campaign_rules._core.json import fast_decoder, integer_or_infinity
 from campaign_rules._core.json_syntax import TOO_DEEP, syntax_reason
 from campaign_rules._core.json_text import DEPTH, TextProblem, scan_text
-from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH
+from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH, VIOLATIONS_MAX
 from campaign_rules._core.unicode import has_surrogate
 
 __all__ = ["BodyReading", "read_body"]
@@ -228,9 +228,15 @@ def _stopped_by_depth(reading: BodyReading, text: str, stop: int) -> bool:
     if text.count("[", 0, stop) + text.count("{", 0, stop) <= BODY_MAX_DEPTH:
         return False
     scan = scan_text(text, _EMPTY, BODY_MAX_DEPTH)
-    if not scan.problems or scan.problems[-1].kind != DEPTH or scan.problems[-1].offset >= stop:
+    problems = scan.problems
+    if not problems or problems[-1].offset >= stop:
         return False
-    reading.problems = scan.problems
+    # A walk cut at the cap (D-hostile-input) stopped before the deep container, if any: its
+    # problems all come before `stop`, so they are the first a result reports, as for a body
+    # that is JSON.
+    if problems[-1].kind != DEPTH and len(problems) < VIOLATIONS_MAX:
+        return False
+    reading.problems = problems
     return True
 
 
