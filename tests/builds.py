@@ -41,7 +41,7 @@ from campaign_rules.responses import (
     parse_error,
     parse_thread,
 )
-from campaign_rules.schema import catalogue, json_schema, openapi
+from campaign_rules.schema import catalogue, json_schema, openapi, ruleset
 
 _LENGTH = struct.Struct("<Q")
 # What a caller reads of a result beside its fields: the bodies it answers with.
@@ -75,6 +75,7 @@ CALLS: dict[str, Callable[..., Any]] = {
         catalogue,
         json_schema,
         openapi,
+        ruleset,
     )
 }
 

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 
 import campaign_rules
 from campaign_rules import CampaignCreate, CampaignStatus, validate_create
+from campaign_rules._export.rule_code import code_digests, deciding_modules
 from campaign_rules.idempotency import IdempotencyRecord
 from campaign_rules.strategies import (
     create_payloads,
@@ -407,8 +408,16 @@ def test_both_builds_audit_json_lines_alike(
 
 
 @needs_compiled
-@pytest.mark.parametrize("export", ["catalogue", "json_schema", "openapi"])
+@pytest.mark.parametrize("export", ["catalogue", "json_schema", "openapi", "ruleset"])
 def test_both_builds_export_the_same_tables(
     pure_build: subprocess.Popen[bytes], export: str
 ) -> None:
     assert_alike(pure_build, export)
+
+
+def test_the_build_ships_the_source_the_rule_set_fingerprint_hashes() -> None:
+    # D-ruleset: the fingerprint hashes the `.py` file of every module that decides a verdict,
+    # read from the installed package; the compiled build ships it beside its extension.
+    digests = code_digests()
+    assert set(digests) == set(deciding_modules())
+    assert set(digests) & COMPILED_MODULES

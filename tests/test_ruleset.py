@@ -1,15 +1,20 @@
 """The rule set's identity: its fingerprint changes when a rule does, and only then (D-ruleset).
 
-Also where it shows: `AuditSummary.to_json()`, `audit --json`, the HTML report and
-`campaign-rules rules --json`.
+A rule is its row, the bounds, the code that decides its verdict and the time zone names
+`timezone` accepts; the code and the zone names are changed in a scratch copy of the package
+and of tzdata, run as a process of its own. Also where it shows: `AuditSummary.to_json()`,
+`audit --json`, the HTML report and `campaign-rules rules --json`.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import attrs
 import pytest
@@ -19,7 +24,15 @@ from hypothesis import strategies as st
 import campaign_rules
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.limits import RETRIES, Bounds
+from campaign_rules._core.timezones import timezone_names
+from campaign_rules._export.rule_code import (
+    SHOWING_MODULES,
+    code_digests,
+    deciding_modules,
+    normal_form,
+)
 from campaign_rules._export.ruleset import bounds, fingerprint
+from campaign_rules._rules import table
 from campaign_rules.audit import audit_lines, html_report
 from campaign_rules.schema import catalogue, ruleset
 
@@ -130,3 +143,154 @@ def test_audit_json_gives_the_ruleset(tmp_path: object) -> None:
     )
     assert done.returncode == 1, done.stderr
     assert json.loads(done.stdout)["ruleset"] == ruleset()
+
+
+def test_the_code_of_every_rule_and_of_what_runs_it_is_hashed() -> None:
+    modules = deciding_modules()
+    rules = [
+        rule for name in table.__all__ if name.endswith("_RULES") for rule in getattr(table, name)
+    ]
+    assert {rule.check.__module__ for rule in rules} <= set(modules)
+    for reached in (
+        "campaign_rules._rules.table",
+        "campaign_rules._rules.runner",
+        "campaign_rules._campaign.document",  # what builds what the creation rules read
+        "campaign_rules._core.formats",
+        "campaign_rules._core.timezones",
+        "campaign_rules._core.limits",
+        "campaign_rules._server.gcra",
+    ):
+        assert reached in modules
+    assert not [m for m in modules if m.startswith(SHOWING_MODULES) or m == "campaign_rules"]
+    assert set(code_digests()) == set(modules)
+    assert all(SHA256.fullmatch(digest) for digest in code_digests().values())
+
+
+def test_the_normal_form_keeps_code_and_drops_docstrings_comments_and_layout() -> None:
+    code = 'def f(x):\n    """Doc."""\n    return x + 1  # why\n'
+    same = "def f(x):\n\n    return (x\n            + 1)\n"
+    other_docstring = 'def f(x):\n    """Another doc."""\n    return x + 1\n'
+    assert normal_form(code) == normal_form(same) == normal_form(other_docstring)
+    assert normal_form(code) != normal_form(code.replace("+ 1", "+ 2"))
+    assert normal_form(code) != normal_form(code.replace("return x", "return -x"))
+    # A string that is not a docstring is code.
+    assert normal_form("x = 1\n'a'\n") != normal_form("x = 1\n'b'\n")
+
+
+def test_a_changed_module_digest_or_zone_list_changes_it() -> None:
+    code = code_digests()
+    changed = code | {"campaign_rules._rules.fields": "0" * 64}
+    assert fingerprint(TABLE, BOUNDS, code) == fingerprint()
+    assert fingerprint(TABLE, BOUNDS, changed) != fingerprint()
+    assert fingerprint(TABLE, BOUNDS, code, timezone_names()) == fingerprint()
+    fewer = timezone_names() - {"Europe/Paris"}
+    assert fingerprint(TABLE, BOUNDS, code, fewer) != fingerprint()
+    assert fingerprint(TABLE, BOUNDS, code, [*timezone_names(), "Mars/Olympus_Mons"]) != (
+        fingerprint()
+    )
+
+
+SOURCE = Path(campaign_rules.__file__).resolve().parent
+
+
+def scratch_fingerprint(root: Path, *, tzdata: Path | None = None) -> str:
+    """The fingerprint the package copied under `root / "src"` gives, in a process of its own."""
+    path = [str(root / "src"), *([str(tzdata)] if tzdata is not None else [])]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import campaign_rules, tzdata, sys\n"
+            "from campaign_rules.schema import ruleset\n"
+            "print(campaign_rules.__file__, tzdata.__file__, ruleset()['fingerprint'])",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(path)},
+    )
+    assert done.returncode == 0, done.stderr
+    package_file, tzdata_file, printed = done.stdout.split()
+    assert Path(package_file).is_relative_to(root / "src")
+    assert tzdata is None or Path(tzdata_file).is_relative_to(tzdata)
+    return printed
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    """A copy of the package's source under `tmp_path / "src"`."""
+    shutil.copytree(
+        SOURCE, tmp_path / "src" / "campaign_rules", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return tmp_path
+
+
+def edit(root: Path, module: str, old: str, new: str) -> None:
+    path = root / "src" / "campaign_rules" / module
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+RETRIES_CHECK = 'if integer_outside(doc.root.get("retries"), RETRIES):'
+
+
+def test_a_copy_of_the_package_has_the_same_fingerprint(scratch: Path) -> None:
+    assert scratch_fingerprint(scratch) == fingerprint()
+
+
+def test_a_changed_rule_function_changes_it(scratch: Path) -> None:
+    edit(
+        scratch,
+        "_rules/fields.py",
+        RETRIES_CHECK,
+        RETRIES_CHECK.replace("RETRIES", "MESSAGE_LIMIT"),
+    )
+    assert scratch_fingerprint(scratch) != fingerprint()
+
+
+def test_a_changed_helper_a_rule_calls_changes_it(scratch: Path) -> None:
+    edit(
+        scratch, "_rules/_common.py", "number not in bounds", "number not in bounds or number == 3"
+    )
+    assert scratch_fingerprint(scratch) != fingerprint()
+
+
+def test_reworded_docstrings_comments_and_layout_keep_it(scratch: Path) -> None:
+    edit(
+        scratch,
+        "_rules/fields.py",
+        f"    {RETRIES_CHECK}\n",
+        f"    # A comment.\n\n    {RETRIES_CHECK.replace(', RETRIES', ',  RETRIES')}\n",
+    )
+    edit(
+        scratch,
+        "_rules/fields.py",
+        "Reads a JSON integer, an integral float included, against `_core.limits.RETRIES`.",
+        "Reworded: reads `retries` against its bounds.",
+    )
+    assert scratch_fingerprint(scratch) == fingerprint()
+
+
+def fake_tzdata(root: Path, names: list[str], version: str) -> Path:
+    """A tzdata package under `root / "tz"` that lists `names`, of IANA release `version`."""
+    package = root / "tz" / "tzdata"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(f"IANA_VERSION = {version!r}\n", encoding="utf-8")
+    (package / "zones").write_text("".join(f"{name}\n" for name in names), encoding="utf-8")
+    return root / "tz"
+
+
+def test_a_changed_zone_list_changes_it_and_a_release_with_the_same_list_keeps_it(
+    scratch: Path,
+) -> None:
+    names = sorted(timezone_names())
+    assert scratch_fingerprint(scratch, tzdata=fake_tzdata(scratch, names, "2099a")) == (
+        fingerprint()
+    )
+    shutil.rmtree(scratch / "tz")
+    fewer = [name for name in names if name != "Europe/Paris"]
+    assert scratch_fingerprint(scratch, tzdata=fake_tzdata(scratch, fewer, "2099a")) != (
+        fingerprint()
+    )

@@ -134,7 +134,8 @@ class AuditSummary:
         """The summary as JSON data: counts first, then rules and keys, most records first.
 
         `ruleset` names the rules that judged: this library's version and the fingerprint of
-        its rule table (`campaign_rules.schema.ruleset()`, D-ruleset).
+        its rule table and of the code that decides verdicts (`campaign_rules.schema.ruleset()`,
+        D-ruleset).
         """
         return {
             "ruleset": dict(ruleset()),

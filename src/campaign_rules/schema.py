@@ -7,7 +7,8 @@ parameters, headers and security scheme, and every response with its exact body 
 `catalogue()` lists every rule with its id, error key, HTTP status, source and summary, as
 `campaign-rules rules` and the rule pages of the documentation site show it. `ruleset()` is
 the identity of the rule set that judges, the package's version and the SHA-256 fingerprint of
-the rule table, which every verdict of an audit carries (D-ruleset).
+the rule table, its bounds, the code that decides verdicts and the zone names, which every
+verdict of an audit carries (D-ruleset).
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ __all__ = ["RuleInfo", "Ruleset", "catalogue", "json_schema", "openapi", "rulese
 def ruleset() -> Ruleset:
     """The identity of the rules that judge: `{"version": ..., "fingerprint": ...}`.
 
-    `version` is the package's version; `fingerprint` the SHA-256 (64 hex digits) of the
-    canonical rule table: every rule's id, stage, error key, status, citation and summary, in
-    the order they run, and every bound of the rules. It changes when any of these does, and
-    only then (D-ruleset).
+    `version` is the package's version; `fingerprint` the SHA-256 (64 hex digits) of what
+    decides a verdict: every rule's row (id, stage, error key, status, citation and summary), in
+    the order they run, every bound of the rules, the code of every module that decides a
+    verdict (without its docstrings and comments) and the time zone names `timezone` accepts.
+    It changes when any of these does, and only then (D-ruleset).
     """
     from campaign_rules import __version__
 

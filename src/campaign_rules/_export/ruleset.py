@@ -1,12 +1,15 @@
-"""The identity of the rule set that judges: a version and a fingerprint of the rule table.
+"""The identity of the rule set that judges: a version and a fingerprint of what decides.
 
 A verdict (an audit summary, its HTML report, the catalogue) carries `ruleset(version)`:
 `{"version": <package version>, "fingerprint": <SHA-256>}`, so that last month's audit can be
 told from today's when the rules changed (D-ruleset). The fingerprint is the SHA-256 of the
-canonical JSON of what decides a verdict: each rule, in the order the runner runs them, with
-its id, stage, error key, HTTP status, citation and summary, and every bound and table of
-`_core.limits`. It changes when any of these does, and only then: not with a rule function's
-body, a docstring or the order in which the limits are written.
+canonical JSON of everything a verdict depends on: each rule, in the order the runner runs
+them, with every field of its catalogue row; every bound and table of `_core.limits`; the code
+of every module that decides a verdict (`_export.rule_code`: the rule functions, what they
+call and what builds what they read, in a normal form without docstrings or comments); and
+the time zone names `timezone` accepts, as the installed tzdata package lists them. It changes
+when any of these does, and only then: not with a docstring, a comment, a reformatting or the
+order in which the limits are written.
 """
 
 from __future__ import annotations
@@ -15,10 +18,15 @@ import enum
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from typing import TypedDict
+from typing import TypedDict, cast
+
+import attrs
+from attrs import AttrsInstance
 
 from campaign_rules._core import limits
+from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.catalogue import RuleInfo, catalogue
+from campaign_rules._export.rule_code import code_digests
 
 __all__ = ["Ruleset", "bounds", "fingerprint", "ruleset"]
 
@@ -36,20 +44,25 @@ def bounds() -> dict[str, object]:
 
 
 def fingerprint(
-    rules: Iterable[RuleInfo] | None = None, limits_data: Mapping[str, object] | None = None
+    rules: Iterable[RuleInfo] | None = None,
+    limits_data: Mapping[str, object] | None = None,
+    code: Mapping[str, str] | None = None,
+    zone_names: Iterable[str] | None = None,
 ) -> str:
-    """The SHA-256 (hex) of the canonical rule table: `rules` (the catalogue) and `limits_data`.
+    """The SHA-256 (hex) of the canonical JSON of what decides a verdict.
 
-    Both default to this library's own: `catalogue()` and `bounds()`. The rules keep their
-    order, which is the order they run in; the bounds are sorted by name.
+    `rules` (the catalogue), `limits_data` (the bounds), `code` (each deciding module's digest)
+    and `zone_names` (the names `timezone` accepts) default to this library's own:
+    `catalogue()`, `bounds()`, `_export.rule_code.code_digests()` and the installed tzdata
+    package's names. The rules keep their order, which is the order they run in; the rest is
+    sorted.
     """
     table = catalogue() if rules is None else rules
     data = {
-        "rules": [
-            [info.id, info.stage, info.key.value, info.status, info.source, info.summary]
-            for info in table
-        ],
+        "rules": [_canonical(info) for info in table],
         "bounds": bounds() if limits_data is None else dict(limits_data),
+        "code": dict(code_digests() if code is None else code),
+        "zone_names": sorted(timezone_names() if zone_names is None else zone_names),
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
@@ -61,13 +74,16 @@ def ruleset(version: str) -> Ruleset:
 
 
 def _canonical(value: object) -> object:
-    """A limit as JSON data that is the same at every run: sets sorted, ranges as bounds."""
+    """A limit or a row as JSON data the same at every run: sets sorted, ranges as bounds."""
     if isinstance(value, enum.Enum):
         return _canonical(value.value)
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, limits.Bounds):
         return {"low": value.low, "high": value.high}
+    if attrs.has(type(value)):  # a catalogue row, or a value of one: every field, by name
+        names = [field.name for field in attrs.fields(cast("type[AttrsInstance]", type(value)))]
+        return {name: _canonical(getattr(value, name)) for name in names}
     if isinstance(value, range):
         return {"start": value.start, "stop": value.stop, "step": value.step}
     if isinstance(value, Mapping):
