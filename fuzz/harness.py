@@ -1,7 +1,7 @@
 """The atheris harness: the fuzzer's bytes, decoded as JSON, through every entry point.
 
 Run it from the repository root with `fuzz/run.sh` (docs/testing.md). For each input that decodes
-as JSON, it checks what the library promises for any input (D-hostile-input, api-contract):
+as JSON, it checks what the library promises for any input (D-hostile-input, D-look-ups):
 
 - `validate_create` offline and with a directory, and `validate_update` offline and with a
   directory, never raise; the patch is applied to one of three campaigns (without cycles, in
@@ -64,7 +64,7 @@ def check_result(result: CreateResult | UpdateResult) -> None:
 
 
 def check_prefix(offline: CreateResult | UpdateResult, online: CreateResult | UpdateResult) -> None:
-    """api-contract: what is found offline is found online too, first and in the same order."""
+    """D-look-ups: what is found offline is found online too, first and in the same order."""
     count = len(offline.violations)
     assert online.violations[:count] == offline.violations, "offline is not a prefix of online"
 

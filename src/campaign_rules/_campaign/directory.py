@@ -8,7 +8,7 @@ __all__ = ["Directory", "checked_directory"]
 
 
 class Directory(Protocol):
-    """What the rules ask of a server's records (api-contract, "Directory").
+    """What the rules ask of a server's records (D-look-ups).
 
     The rules call each method only with well-formed input (a canonical lower-case UUID v4 for
     `agent_id`, a non-empty string for the rest). An exception raised here is the server's own

@@ -53,7 +53,7 @@ CAMPAIGN_MEMBERS: Final[MemberTypes] = {
 }
 # spec 2.1: the "Required: yes" rows.
 REQUIRED_CAMPAIGN_MEMBERS: Final = ("name", "agent_id", "integration_id", "integration_type")
-# api-contract: the members that name the campaign's owner and channel, which never change.
+# D-merge-patch: the members that name the campaign's owner and channel, which never change.
 OWNER_FIELDS: Final = ("agent_id", "integration_id", "integration_type")
 
 # spec 2.3: a Schedule object has one optional window per weekday.

@@ -1,6 +1,6 @@
 """What every check returns: a value or its violations, the HTTP status and the error body.
 
-Spec 7.1 fixes the error envelope, the api-contract the status precedence.
+Spec 7.1 fixes the error envelope, D-statuses the status precedence.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ __all__ = [
     "status_body",
 ]
 
-# The HTTP status each error key answers with. Spec 7.3 and the api-contract fix the keys the
-# create and update rules use; D-statuses settles the rest, which spec 7.2 lists without one.
+# The HTTP status each error key answers with. Spec 7.3 fixes those of a create's keys;
+# D-statuses settles the rest, which spec 7.2 lists without one.
 STATUS_OF_KEY: Final = {
     ErrorKey.INVALID_REQUEST: 400,
     ErrorKey.INVALID_INTEGRATION_TYPE: 400,
@@ -45,7 +45,7 @@ STATUS_OF_KEY: Final = {
     ErrorKey.SERVER_ERROR: 500,
 }
 
-# api-contract: the primary violation is the first by status precedence 400, 404, 409, 402;
+# D-statuses: the primary violation is the first by status precedence 400, 404, 409, 402;
 # statuses the contract does not rank come after those, lowest first.
 _STATUS_PRECEDENCE: Final = (400, 404, 409, 402)
 
@@ -101,7 +101,7 @@ class Outcome(Generic[Value]):
 
     @property
     def primary(self) -> Violation | None:
-        """The violation the response reports (api-contract precedence); `None` when ok."""
+        """The violation the response reports (D-statuses precedence); `None` when ok."""
         return primary_violation(self.violations)
 
     @property

@@ -2,7 +2,7 @@
 
 The answers they read are asked once for each payload, by `_campaign.lookups.Lookups`.
 
-api-contract, "Look-ups": each look-up runs when its own inputs passed their offline rules,
+D-look-ups: each look-up runs when its own inputs passed their offline rules,
 whatever else is wrong with the payload; the billing look-up always runs.
 """
 

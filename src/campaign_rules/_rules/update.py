@@ -1,4 +1,4 @@
-"""Rules on a change to a created campaign (spec 2.4 rule 4, 7.3; api-contract).
+"""Rules on a change to a created campaign (spec 2.4 rule 4, 7.3; D-error-keys, D-merge-patch).
 
 The merged campaign then goes through every creation rule, so nothing here repeats them: these
 rules judge only what the change does to the campaign that exists.

@@ -119,7 +119,7 @@ def _with_lookups(found: list[Violation], doc: Document, facts: int) -> tuple[Vi
 
     `facts` are the document's (`facts_of`): without a directory, no look-up reads anything.
 
-    The look-ups run whatever the offline rules found (api-contract: a 400 elsewhere does not
+    The look-ups run whatever the offline rules found (D-look-ups: a 400 elsewhere does not
     stop them), and what they find is kept: they are at most 103, one per look-up, and they
     come last, so an offline result is always a prefix of an online one.
     """

@@ -29,7 +29,7 @@ def update_patches(draw: st.DrawFn, existing: CampaignCreate) -> dict[str, Any]:
     """A JSON Merge Patch (RFC 7396) of `existing` that `validate_update` accepts.
 
     The patch turns the campaign into another valid one of the same owner, channel and cycles
-    (api-contract: those never change): any other member may be set, changed or removed with
+    (D-merge-patch: those never change): any other member may be set, changed or removed with
     `null`. It may re-send the current owner fields (the agent id in another case) and the
     current `cycles.enabled` and `cycles.mode`, which is no change.
     """
@@ -96,7 +96,7 @@ PatchDefect = tuple[Any, CampaignStatus | None, ErrorKey, str | None]
 
 
 def _owner_field_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
-    # api-contract: the owner and channel never change; the current value is no change.
+    # D-merge-patch: the owner and channel never change; the current value is no change.
     patch = draw(update_patches(existing))
     name = draw(st.sampled_from(IMMUTABLE_OWNER_FIELDS))
     if name == "agent_id":  # another agent, in any case (D-agent-id)
@@ -131,7 +131,7 @@ def _cycles_mode_changed(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefe
 
 
 def _cycles_field_without_cycles(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
-    # api-contract: no cycles field but `enabled` is set on a campaign without cycles.
+    # D-error-keys: no cycles field but `enabled` is set on a campaign without cycles.
     if _enabled_cycles(existing) is not None:
         raise ValueError("the campaign has cycles: its cycles fields may be set")
     patch = draw(update_patches(existing))
@@ -151,7 +151,7 @@ def _cycles_field_without_cycles(draw: st.DrawFn, existing: CampaignCreate) -> P
 
 
 def _campaign_finished(draw: st.DrawFn, existing: CampaignCreate) -> PatchDefect:
-    # api-contract: a finished campaign takes no change; `{}` is no change, so it is not drawn.
+    # D-error-keys: a finished campaign takes no change; `{}` is no change, so it is not drawn.
     patch = draw(update_patches(existing).filter(bool))
     return patch, CampaignStatus.FINISHED, ErrorKey.CAMPAIGN_FINISHED, None
 
