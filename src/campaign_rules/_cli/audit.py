@@ -302,7 +302,8 @@ def _to_line_end(file: _Binary, block: bytes) -> bytes:
     """The block with the rest of its last line, or of the line's first `LINE_MAX_BYTES` + 1.
 
     A longer line is read no further: the rest of it is skipped, a block at a time, and its
-    first bytes stand for it, which the audit counts as unreadable, too long (D-audit-lines).
+    first bytes stand for it, which the audit refuses as a body over the size limit, as
+    `validate_create_json` would refuse the whole line (D-audit-lines).
     """
     start = block.rfind(b"\n") + 1  # where the last line begins
     block += file.readline(max(LINE_MAX_BYTES + 1 - (len(block) - start), 0))
