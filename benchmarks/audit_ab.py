@@ -10,7 +10,9 @@ time (the audit's own, in one process), and the ratio is taken within each round
     python benchmarks/audit_ab.py --parent /tmp/parent                 # this tree and another
     python benchmarks/audit_ab.py --parent /tmp/parent --stdlib        # without msgspec
 
-Make the other tree with `git worktree add /tmp/parent COMMIT`. It prints a Markdown table:
+Make the other tree with `git worktree add /tmp/parent COMMIT`; for the compiled build, compile
+each tree's modules in place (mypyc, as setup.py chooses them) and pass both with `--this`
+too. Either way, the code run is the tree's `src`. It prints a Markdown table:
 records per CPU second of each tree in each round, the ratio, and the median ratio.
 """
 
@@ -58,6 +60,7 @@ def run(tree: Path, decoder: str, files: list[Path]) -> tuple[float, dict[str, o
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parent", type=Path, required=True, help="the other source tree")
+    parser.add_argument("--this", type=Path, default=ROOT, help="this source tree, or a copy")
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seed", type=int, default=20261125)
@@ -66,7 +69,7 @@ def main() -> int:
     args = parser.parse_args()
     files = write_store(args.data, args.records, 8, args.seed)
     decoder = "stdlib" if args.stdlib else "fast"
-    trees = {"parent": args.parent.resolve(), "this": ROOT}
+    trees = {"parent": args.parent.resolve(), "this": args.this.resolve()}
     print(f"{args.records:,} records, decoder {decoder}, load average {os.getloadavg()[0]:.2f}")
     print()
     print("| round | parent records/CPU s | this tree records/CPU s | this / parent |")

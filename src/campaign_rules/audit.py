@@ -70,7 +70,7 @@ class AuditSummary:
     """What an audit of some lines found; `AuditSummary()` is the audit of no line.
 
     `lines` counts every line read, blank ones included; `records` (a property) the non-blank
-    ones, each `valid`, `invalid` or `unreadable` (not JSON text). `unreadable_records` holds
+    ones, each `valid`, `invalid` or `unreadable` (not UTF-8 text or not JSON). `unreadable_records` holds
     the numbers of the first unreadable lines. `rules` maps a rule id to its `RuleTally`, and
     `keys` an error key (`"INVALID_REQUEST"`) to the number of records with at least one
     violation of that key. Record numbers count from 1 at the first line of the lines audited.

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
 from typing import Final, cast
 
 from campaign_rules._core.json import fast_decoder
@@ -250,34 +249,47 @@ def _plain_quotes(value: object, depth: int) -> int:
     """`_quotes(value, False, False, depth)`, for a text with no escape and no surrogate.
 
     The items of a container are told apart by their class here, with no call for a string, a
-    boolean or null, most of a body's values: a string is two quotes, unread.
+    boolean or null, most of a body's values: a string is two quotes, unread. An object's values
+    and an array's items are read by a loop of their own type, which compiled is a native loop
+    over the `dict` or the `list`, not a generic iterator.
     """
     # Annotated assignments, not `cast`: interpreted, a `cast` is a call, on every container.
     cls = type(value)
-    items: Iterable[object]
     if cls is dict:
+        if depth > BODY_MAX_DEPTH:
+            return -1
         members: dict[str, object] = value  # type: ignore[assignment]
         total = 2 * len(members)
-        items = members.values()
-    elif cls is list:
-        total = 0
-        items = value  # type: ignore[assignment]
-    else:
-        return _leaf_quotes(value, cls, False, False)
-    if depth > BODY_MAX_DEPTH:
-        return -1
-    for item in items:
-        kind = type(item)
-        if kind is str:
-            total += 2
-        elif kind is dict or kind is list:
-            found = _plain_quotes(item, depth + 1)
-            if found < 0:
+        for item in members.values():
+            kind = type(item)
+            if kind is str:
+                total += 2
+            elif kind is dict or kind is list:
+                found = _plain_quotes(item, depth + 1)
+                if found < 0:
+                    return -1
+                total += found
+            elif kind is not bool and item is not None and not _number_fits(item, kind):
                 return -1
-            total += found
-        elif kind is not bool and item is not None and not _number_fits(item, kind):
+        return total
+    if cls is list:
+        if depth > BODY_MAX_DEPTH:
             return -1
-    return total
+        items: list[object] = value  # type: ignore[assignment]
+        total = 0
+        for item in items:
+            kind = type(item)
+            if kind is str:
+                total += 2
+            elif kind is dict or kind is list:
+                found = _plain_quotes(item, depth + 1)
+                if found < 0:
+                    return -1
+                total += found
+            elif kind is not bool and item is not None and not _number_fits(item, kind):
+                return -1
+        return total
+    return _leaf_quotes(value, cls, False, False)
 
 
 def _quotes(value: object, within: bool, surrogates: bool, depth: int = 1) -> int:
