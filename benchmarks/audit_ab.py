@@ -83,8 +83,7 @@ def main() -> int:
             rates[name] = int(summary["records"]) / cpu  # type: ignore[call-overload]
         ratios.append(rates["this"] / rates["parent"])
         print(
-            f"| {index + 1} | {rates['parent']:,.0f} | {rates['this']:,.0f} | "
-            f"{ratios[-1]:.3f} |",
+            f"| {index + 1} | {rates['parent']:,.0f} | {rates['this']:,.0f} | {ratios[-1]:.3f} |",
             flush=True,
         )
     print()

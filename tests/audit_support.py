@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 from benchmarks.corpus import make_corpus
+
 from campaign_rules import validate_create_json
 from campaign_rules._core.limits import LINE_MAX_BYTES
 

@@ -13,8 +13,8 @@ import zlib
 
 import pytest
 
-from campaign_rules._cli import audit as command
 from campaign_rules import validate_create_json
+from campaign_rules._cli import audit as command
 from campaign_rules._cli import main
 from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules.audit import audit_lines, violation_rows

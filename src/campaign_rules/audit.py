@@ -2,9 +2,10 @@
 
 A store is read as JSON Lines, one creation body per line, and every line is judged as
 `validate_create_json` judges a body of its bytes, offline (no directory; D-audit-bytes): the
-same rule ids, pointers and places, the body rules included. `audit_lines` folds the lines into an `AuditSummary`;
-`violation_rows` yields one row per violation. Records are numbered by their line, blank lines
-included, so that record 7 is the seventh line of the input (D-audit-records).
+same rule ids, pointers and places, the body rules included. `audit_lines` folds the lines
+into an `AuditSummary`; `violation_rows` yields one row per violation. Records are numbered by
+their line, blank lines included, so that record 7 is the seventh line of the input
+(D-audit-records).
 
 Summaries merge: `first.merge(then)` is the summary of the lines of `first` followed by those of
 `then`, and merging is associative, with the empty `AuditSummary()` as identity. So any engine
@@ -70,10 +71,11 @@ class AuditSummary:
     """What an audit of some lines found; `AuditSummary()` is the audit of no line.
 
     `lines` counts every line read, blank ones included; `records` (a property) the non-blank
-    ones, each `valid`, `invalid` or `unreadable` (not UTF-8 text or not JSON). `unreadable_records` holds
-    the numbers of the first unreadable lines. `rules` maps a rule id to its `RuleTally`, and
-    `keys` an error key (`"INVALID_REQUEST"`) to the number of records with at least one
-    violation of that key. Record numbers count from 1 at the first line of the lines audited.
+    ones, each `valid`, `invalid` or `unreadable` (not UTF-8 text or not JSON).
+    `unreadable_records` holds the numbers of the first unreadable lines. `rules` maps a rule
+    id to its `RuleTally`, and `keys` an error key (`"INVALID_REQUEST"`) to the number of
+    records with at least one violation of that key. Record numbers count from 1 at the first
+    line of the lines audited.
     The mappings are read-only by convention: build a new summary with `merge`.
     """
 
