@@ -108,6 +108,13 @@ def test_an_item_that_is_no_line_is_unreadable():
     assert row["message"] == validate_create_json(None).violations[0].message
 
 
+def test_a_bytearray_or_a_memoryview_line_is_read_as_its_bytes():
+    lines = [bytearray(INVALID.encode()), memoryview(VALID.encode()), bytearray(b"{")]
+    summary = audit_lines(lines)
+    assert (summary.valid, summary.invalid, summary.unreadable) == (1, 1, 1)
+    assert summary.rules.keys() == audit_lines([INVALID]).rules.keys()
+
+
 @pytest.mark.parametrize(
     "text", ['{"name": 1}', b"{}", bytearray(b"{}\n{}"), memoryview(b"{}"), "x" * 5_000_000]
 )

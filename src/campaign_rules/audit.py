@@ -359,9 +359,7 @@ def _placed(verdict: tuple[Violation, ...] | Violation, line: object) -> tuple[V
     in which it stops being UTF-8 or JSON where its body does, not where its line break is.
     """
     violations = (verdict,) if isinstance(verdict, Violation) else verdict
-    if not isinstance(line, (bytes, str)):  # an item that is no line: no place
-        return violations
-    reading = read_body(line_body(line))
+    reading = read_body(line_body(line) if isinstance(line, (bytes, str)) else line)
     if reading.refused:
         violations = run_rules(reading, BODY_RULES)
     return placed_violations(violations, reading)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from campaign_rules._core.limits import LINE_MAX_BYTES
-from campaign_rules._core.strict_json import BodyReading, read_body
+from campaign_rules._core.strict_json import read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import BODY_RULES
@@ -45,7 +45,6 @@ def read_line(line: object) -> Verdict:
     A line break at its end is not part of the body (`line_body`): it is read with it, as the
     JSON white space it is, where it changes no verdict; `line_body` drops it for the places.
     """
-    reading: BodyReading
     if isinstance(line, bytes):
         # Most lines start with "{": only a line that starts with white space may be blank.
         if (not line or line[0] in _JSON_WHITESPACE_BYTE_VALUES) and not line.strip(
@@ -58,9 +57,8 @@ def read_line(line: object) -> Verdict:
         if not line.strip(_JSON_WHITESPACE):
             return None
         reading = read_body(line_body(line) if len(line) * 4 > LINE_MAX_BYTES else line)
-    else:
-        reading = BodyReading()
-        reading.not_text = type(line).__name__
+    else:  # a `bytearray` or a `memoryview` is read as its bytes, anything else is no text
+        reading = read_body(line)
     if not reading.refused:
         return create_violations(reading.value)
     violations = run_rules(reading, BODY_RULES)
