@@ -17,7 +17,18 @@ from campaign_rules.audit import (
     merge_summaries,
     violation_rows,
 )
-from tests.audit_support import BROKEN, INVALID, VALID, store_lines
+from tests.audit_support import (
+    BROKEN,
+    EDGE_LINES,
+    INVALID,
+    SERVER_TABLE,
+    VALID,
+    expected_summary,
+    row_verdict,
+    server_verdict,
+    store_lines,
+    summary_verdicts,
+)
 
 # The example a tally keeps of `payload.is_object` when its first record is an array.
 IS_OBJECT = "the request body must be a JSON object, not an array"
@@ -33,43 +44,75 @@ def test_records_are_numbered_by_line_and_blank_lines_are_skipped():
     assert summary.keys == {"INVALID_REQUEST": 1, "SCHEDULED_MODE_ONLY": 1}
 
 
+@pytest.mark.parametrize(("line", "rule"), SERVER_TABLE)
+def test_each_line_of_issue_37s_table_is_refused_by_the_servers_body_rule(line, rule):
+    lines = [VALID, line, line + b"\n", line.decode("utf-8", "surrogatepass")]
+    summary = audit_lines(lines)
+    assert (summary.valid, summary.invalid, summary.unreadable) == (1, 3, 0)
+    assert set(summary.rules) == {rule}
+    assert summary.rules[rule].first_records == (2, 3, 4)
+    kind, violations = server_verdict(line)
+    assert (kind, [violation[0] for violation in violations]) == ("invalid", [rule])
+    rows = list(violation_rows(lines))
+    assert [(row["record"], row["line"], row_verdict(row)) for row in rows] == [
+        (number, number, violations[0]) for number in (2, 3, 4)
+    ]
+
+
+@pytest.mark.parametrize("line", [line for line, _ in SERVER_TABLE] + EDGE_LINES)
+def test_a_line_gets_the_verdict_validate_create_json_gives_its_bytes(line):
+    kind, violations = server_verdict(line)
+    summary = audit_lines([line])
+    counts = {"valid": summary.valid, "invalid": summary.invalid, "unreadable": summary.unreadable}
+    assert counts[kind] == summary.records == 1
+    assert [row_verdict(row) for row in violation_rows([line])] == violations
+    ended = line + (b"\n" if isinstance(line, bytes) else "\n")
+    assert [row_verdict(row) for row in violation_rows([ended])] == violations
+
+
+def test_every_line_is_judged_as_validate_create_json_judges_it():
+    lines = [line for line, _ in SERVER_TABLE] + EDGE_LINES + store_lines(200, seed=9)
+    assert summary_verdicts(audit_lines(lines)) == expected_summary(lines)
+
+
 @pytest.mark.parametrize(
-    ("line", "reason"),
+    ("line", "rule", "column"),
     [
-        (BROKEN, "the line is not JSON: a string has no closing quote (column 10)"),
-        ("NaN", "the line is not JSON: NaN is not a JSON value"),
-        ('{"retries": -Infinity}', "the line is not JSON: -Infinity is not a JSON value"),
-        (
-            "1" * 5000,
-            "the line is not JSON: an integer has more than 4,300 digits, more than a double "
-            "holds (column 1)",
-        ),
-        ("[" * 100_000, "the line is not JSON: it is nested too deeply for this tool"),
-        (b'{"name": "\xff"}', "the line is not UTF-8 text"),
-        ('{"name": "\udcff"}', "the line is not UTF-8 text"),
-        (
-            "\ufeff" + VALID,
-            "the line is not JSON: it starts with a UTF-8 byte order mark (column 1)",
-        ),
-        ("\x0c", "the line is not JSON: a value is missing or is not a JSON value (column 1)"),
+        (BROKEN, "body.is_json", 10),
+        ("\x0c", "body.is_json", 1),
+        (VALID + " x", "body.is_json", len(VALID) + 2),
+        (b'{"name": "\xff"}', "body.is_utf8", 11),
     ],
 )
-def test_a_line_that_is_not_json_text_is_unreadable_with_its_number(line, reason):
+def test_a_line_that_is_not_utf8_or_not_json_is_unreadable_with_its_place(line, rule, column):
     lines = [VALID, line, VALID]
     summary = audit_lines(lines)
     assert (summary.valid, summary.invalid, summary.unreadable) == (2, 0, 1)
     assert summary.unreadable_records == (2,)
-    rows = list(violation_rows(lines))
-    assert len(rows) == 1
-    assert rows[0]["record"] == 2
-    assert rows[0]["message"].startswith(reason)
-    assert (rows[0]["rule"], rows[0]["key"], rows[0]["field"]) == (None, None, None)
+    assert summary.rules == {}
+    [row] = violation_rows(lines)
+    assert (row["record"], row["rule"], row["key"], row["pointer"], row["column"]) == (
+        2,
+        rule,
+        "INVALID_REQUEST",
+        "",
+        column,
+    )
 
 
 def test_an_item_that_is_no_line_is_unreadable():
     summary = audit_lines([VALID, None, 3, ["{}"], VALID])
     assert (summary.valid, summary.unreadable, summary.unreadable_records) == (2, 3, (2, 3, 4))
-    assert next(violation_rows([None]))["message"] == "the line is neither bytes nor text"
+    [row] = violation_rows([None])
+    assert (row["rule"], row["column"]) == ("body.is_bytes_or_text", None)
+    assert row["message"] == validate_create_json(None).violations[0].message
+
+
+def test_a_bytearray_or_a_memoryview_line_is_read_as_its_bytes():
+    lines = [bytearray(INVALID.encode()), memoryview(VALID.encode()), bytearray(b"{")]
+    summary = audit_lines(lines)
+    assert (summary.valid, summary.invalid, summary.unreadable) == (1, 1, 1)
+    assert summary.rules.keys() == audit_lines([INVALID]).rules.keys()
 
 
 @pytest.mark.parametrize(
@@ -154,9 +197,44 @@ def test_rows_have_the_places_validate_create_json_gives_the_line():
     assert compared > 20
 
 
-def test_an_unreadable_row_has_its_line_and_no_place_in_it():
+def test_an_unreadable_row_has_its_line_and_where_the_line_stops_being_json():
     [row] = violation_rows([VALID, BROKEN], first_line=3)
-    assert (row["record"], row["line"], row["pointer"], row["column"]) == (4, 4, None, None)
+    assert (row["record"], row["file"], row["line"], row["pointer"], row["column"]) == (
+        4,
+        None,
+        4,
+        "",
+        10,
+    )
+
+
+def test_rows_name_their_file_and_their_line_in_it_and_records_run_on():
+    rows = list(
+        violation_rows([VALID, INVALID, BROKEN], first_line=101, file="b.jsonl", file_line=7)
+    )
+    assert {(row["record"], row["file"], row["line"]) for row in rows} == {
+        (102, "b.jsonl", 8),
+        (103, "b.jsonl", 9),
+    }
+    _, text = audit_chunk([VALID, INVALID], first_line=11, rows=True, file="a.jsonl", file_line=1)
+    assert {
+        (row["record"], row["file"], row["line"]) for row in map(json.loads, text.splitlines())
+    } == {(12, "a.jsonl", 2)}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refusal"),
+    [
+        ({"file": b"a.jsonl"}, "file must be a str or None, not bytes"),
+        ({"file_line": 1.0}, "file_line must be an int, not float"),
+        ({"first_line": "1"}, "first_line must be an int, not str"),
+    ],
+)
+def test_a_file_or_a_line_number_of_the_wrong_type_is_a_type_error(arguments, refusal):
+    with pytest.raises(TypeError, match=refusal):
+        next(violation_rows([INVALID], **arguments))
+    with pytest.raises(TypeError, match=refusal):
+        audit_chunk([INVALID], **{"first_line": 1, "rows": True, **arguments})
 
 
 def test_a_chunk_gives_its_summary_and_its_rows_as_json_lines_in_one_pass():

@@ -14,7 +14,14 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 
 from campaign_rules.audit import audit_lines  # noqa: E402
 from campaign_rules.dask import audit  # noqa: E402
-from tests.audit_support import write_store  # noqa: E402
+from tests.audit_support import (  # noqa: E402
+    EDGE_LINES,
+    SERVER_TABLE,
+    VALID,
+    expected_summary,
+    summary_verdicts,
+    write_store,
+)
 from tests.e2e.support import free_port  # noqa: E402
 
 
@@ -40,6 +47,20 @@ def test_the_cluster_summary_of_several_files_is_the_single_process_one(client, 
     assert summary.to_json() == expected.to_json()
     # Both workers took part: the audit really ran on the cluster.
     assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_each_line_gets_the_verdict_of_validate_create_json_on_the_cluster(client, tmp_path):
+    table = [line for line, _ in SERVER_TABLE]
+    edges = [line for line in EDGE_LINES if isinstance(line, bytes)]
+    parts = [[VALID.encode(), *table], edges, table]
+    paths = []
+    for index, lines in enumerate(parts):
+        paths.append(tmp_path / f"part-{index}.jsonl")
+        paths[-1].write_bytes(b"".join(line + b"\n" for line in lines))
+    summary = audit([str(path) for path in paths])
+    assert summary_verdicts(summary) == expected_summary([line for part in parts for line in part])
+    for _, rule in SERVER_TABLE:
+        assert rule in summary.rules
 
 
 def test_a_glob_is_read_in_sorted_order(client, tmp_path):

@@ -47,7 +47,7 @@ FILES, LINES = 4, 2_000
 ATTEMPTS = 3  # audits to catch a worker in a task (one is almost always enough)
 # Lines the command and the audit read as `unreadable`, and which a text reader would not
 # count the same way: bytes that are not UTF-8, and a lone carriage return inside a line.
-ODD_LINES = (b"\xff\xfe not UTF-8", b'{"name": "half\rway"}', b"\xc3(")
+ODD_LINES = (b"{\xff not UTF-8", b'{"name": "half\rway"}', b"\xc3(")
 
 
 @attrs.frozen

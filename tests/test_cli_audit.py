@@ -13,11 +13,23 @@ import zlib
 
 import pytest
 
+from campaign_rules import validate_create_json
 from campaign_rules._cli import audit as command
 from campaign_rules._cli import main
 from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules.audit import audit_lines, violation_rows
-from tests.audit_support import BROKEN, INVALID, VALID, store_lines, write_store
+from tests.audit_support import (
+    BROKEN,
+    EDGE_LINES,
+    INVALID,
+    SERVER_TABLE,
+    VALID,
+    expected_summary,
+    row_verdict,
+    server_verdict,
+    store_lines,
+    write_store,
+)
 from tests.cli_support import children
 
 
@@ -89,8 +101,46 @@ def test_any_number_of_jobs_gives_the_same_summary_and_rows(store, tmp_path, cap
         assert status == 1
         outputs.append((summary, rows.read_text()))
     assert outputs[0] == outputs[1] == outputs[2]
-    expected = list(violation_rows(_all_lines(store)))
-    assert [json.loads(line) for line in outputs[0][1].splitlines()] == expected
+    assert [json.loads(line) for line in outputs[0][1].splitlines()] == _expected_rows(store)
+
+
+def _expected_rows(paths):
+    """The rows of the files, numbered across them, each naming its file and its line there."""
+    rows, first_line = [], 1
+    for path in paths:
+        lines = _all_lines([path])
+        rows += violation_rows(lines, first_line=first_line, file=str(path), file_line=1)
+        first_line += len(lines)
+    return rows
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_each_line_gets_the_verdict_of_validate_create_json_and_its_row_names_its_file(
+    tmp_path, capsys, small_blocks, jobs
+):
+    table = [line for line, _ in SERVER_TABLE]
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl.gz"
+    first.write_bytes(b"\n".join([VALID.encode(), *table, b""]))
+    second.write_bytes(gzip.compress(b"\n".join([*EDGE_LINES[:6], *table]) + b"\n"))
+    lines = _all_lines([first, second])
+    rows = tmp_path / "rows.jsonl"
+    status, summary = _audit_json(capsys, "--jobs", jobs, "--violations", rows, first, second)
+    assert status == 1
+    counts, rules = expected_summary(lines)
+    assert {name: summary[name] for name in counts} == counts
+    assert {
+        rule: (tally["count"], tuple(tally["first_records"]))
+        for rule, tally in summary["rules"].items()
+    } == rules
+    for rule in {rule for _, rule in SERVER_TABLE}:
+        assert rule in summary["rules"]
+    found = [json.loads(row) for row in rows.read_text().splitlines()]
+    assert found == _expected_rows([first, second])
+    starts = {str(first): 0, str(second): len(table) + 1}
+    for row in found:
+        assert row["record"] == starts[row["file"]] + row["line"]
+        assert row_verdict(row) in server_verdict(lines[row["record"] - 1])[1]
+    assert {row["file"] for row in found} == {str(first), str(second)}
 
 
 def test_a_non_json_line_is_counted_and_the_audit_goes_on(tmp_path, capsys):
@@ -101,10 +151,15 @@ def test_a_non_json_line_is_counted_and_the_audit_goes_on(tmp_path, capsys):
     assert status == 1
     assert (summary["valid"], summary["unreadable"], summary["unreadable_records"]) == (
         1,
-        3,
-        [2, 3, 4],
+        2,
+        [2, 3],
     )
-    assert [json.loads(line)["record"] for line in rows.read_text().splitlines()] == [2, 3, 4]
+    # NaN is JSON to the decoder, and a number no double holds to the server: invalid.
+    assert summary["rules"]["body.numbers_fit_a_double"]["first_records"] == [4]
+    assert [
+        (row["record"], row["rule"], row["column"])
+        for row in map(json.loads, rows.read_text().splitlines())
+    ] == [(2, "body.is_json", 2), (3, "body.is_utf8", 11), (4, "body.numbers_fit_a_double", 1)]
     assert capsys.readouterr().err == ""
 
 
@@ -377,7 +432,7 @@ def test_no_more_workers_start_than_there_are_blocks():
     block = f"{VALID}\n{INVALID}\n".encode()
     before = children(os.getpid())  # what earlier tests left running, such as helpers
     with command.workers(command._audit_block, 8) as pool:
-        pool.submit((block, 1, False))
+        pool.submit((block, 1, False, "store.jsonl", 1))
         assert pool.take()[0] == audit_lines([VALID, INVALID])
         assert len(children(os.getpid()) - before) == 1
     assert children(os.getpid()) - before == set()
@@ -412,7 +467,9 @@ def _line_of(size):
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_line_longer_than_the_limit_is_unreadable_and_read_no_further(tmp_path, capsys, jobs):
+def test_a_line_longer_than_the_limit_is_a_body_too_large_and_read_no_further(
+    tmp_path, capsys, jobs
+):
     limit = LINE_MAX_BYTES
     lines = [VALID, _line_of(limit + 1), VALID, _line_of(limit), "x" * (3 * limit), VALID]
     path = tmp_path / "store.jsonl"
@@ -420,11 +477,17 @@ def test_a_line_longer_than_the_limit_is_unreadable_and_read_no_further(tmp_path
     rows = tmp_path / "rows.jsonl"
     status, summary = _audit_json(capsys, "--jobs", jobs, "--violations", rows, path)
     assert status == 1
-    assert (summary["records"], summary["valid"], summary["invalid"]) == (6, 3, 1)
-    assert summary["unreadable_records"] == [2, 5]
-    too_long = f"the line is longer than {limit:,} bytes, the longest a body may be"
-    unreadable = [json.loads(row) for row in rows.read_text().splitlines()]
-    assert [row["message"] for row in unreadable if row["rule"] is None] == [too_long] * 2
+    assert (summary["records"], summary["valid"], summary["invalid"]) == (6, 3, 3)
+    # As validate_create_json refuses a body over the size limit, unread (D-audit-lines).
+    assert summary["rules"]["body.within_size_limit"]["first_records"] == [2, 5]
+    too_large = validate_create_json(_line_of(limit + 1)).violations
+    assert [violation.rule for violation in too_large] == ["body.within_size_limit"]
+    found = [json.loads(row) for row in rows.read_text().splitlines()]
+    assert [
+        (row["record"], row["message"], row["column"])
+        for row in found
+        if row["rule"] == "body.within_size_limit"
+    ] == [(2, too_large[0].message, None), (5, too_large[0].message, None)]
     # The library says the same of the same lines, with or without their line breaks.
     assert audit_lines(line + "\n" for line in lines).to_json() == summary
     assert audit_lines(line.encode() for line in lines).to_json() == summary
@@ -455,5 +518,5 @@ def test_one_huge_line_in_a_gzip_file_takes_bounded_memory(tmp_path):
     first, rest = done.stdout.decode().split("\n", 1)
     status, peak_kib = map(int, first.split())
     assert status == 1
-    assert json.loads(rest)["unreadable_records"] == [1]
+    assert json.loads(rest)["rules"]["body.within_size_limit"]["first_records"] == [1]
     assert peak_kib * 1024 < 256 * 2**20

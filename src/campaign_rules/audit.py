@@ -1,9 +1,11 @@
 """Auditing a store of campaign creation bodies: JSON Lines in, a mergeable summary out.
 
-A store is read as JSON Lines, one creation body per line, and every body is checked offline
-with `validate_create` (no directory). `audit_lines` folds the lines into an `AuditSummary`;
-`violation_rows` yields one row per violation. Records are numbered by their line, blank lines
-included, so that record 7 is the seventh line of the input (D-audit-records).
+A store is read as JSON Lines, one creation body per line, and every line is judged as
+`validate_create_json` judges a body of its bytes, offline (no directory; D-audit-bytes): the
+same rule ids, pointers and places, the body rules included. `audit_lines` folds the lines
+into an `AuditSummary`; `violation_rows` yields one row per violation. Records are numbered by
+their line, blank lines included, so that record 7 is the seventh line of the input
+(D-audit-records).
 
 Summaries merge: `first.merge(then)` is the summary of the lines of `first` followed by those of
 `then`, and merging is associative, with the empty `AuditSummary()` as identity. So any engine
@@ -11,7 +13,8 @@ can audit the partitions of a store on its own workers and reduce the summaries 
 order: `campaign-rules audit --jobs N` does it over chunks of a file, `campaign_rules.dask`
 over the files of a `dask.bag`.
 
-Nothing here raises on a line: a line that is not JSON text is counted as `unreadable`.
+Nothing here raises on a line: a line that is not UTF-8 text or not JSON is counted as
+`unreadable`.
 `html_report` renders a summary, from any engine, as one self-contained HTML page.
 """
 
@@ -22,14 +25,16 @@ from typing import Final, TypedDict, TypeVar
 
 import attrs
 
-from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, read_line, tally_lines
+from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, line_body, read_line, tally_lines
 from campaign_rules._audit.report import DOCS_URL, render_report
 from campaign_rules._core.json import ONE_TEXT_CLASSES
 from campaign_rules._core.pointers import output_pointer
-from campaign_rules._core.strict_json import BodyReading
+from campaign_rules._core.strict_json import read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._core.written_json import i_json
 from campaign_rules._rules.json_validation import placed_violations
+from campaign_rules._rules.runner import run_rules
+from campaign_rules._rules.table import BODY_RULES
 from campaign_rules.schema import ruleset
 
 __all__ = [
@@ -67,10 +72,11 @@ class AuditSummary:
     """What an audit of some lines found; `AuditSummary()` is the audit of no line.
 
     `lines` counts every line read, blank ones included; `records` (a property) the non-blank
-    ones, each `valid`, `invalid` or `unreadable` (not JSON text). `unreadable_records` holds
-    the numbers of the first unreadable lines. `rules` maps a rule id to its `RuleTally`, and
-    `keys` an error key (`"INVALID_REQUEST"`) to the number of records with at least one
-    violation of that key. Record numbers count from 1 at the first line of the lines audited.
+    ones, each `valid`, `invalid` or `unreadable` (not UTF-8 text or not JSON).
+    `unreadable_records` holds the numbers of the first unreadable lines. `rules` maps a rule
+    id to its `RuleTally`, and `keys` an error key (`"INVALID_REQUEST"`) to the number of
+    records with at least one violation of that key. Record numbers count from 1 at the first
+    line of the lines audited.
     The mappings are read-only by convention: build a new summary with `merge`.
     """
 
@@ -182,10 +188,10 @@ def merge_summaries(summaries: Iterable[AuditSummary]) -> AuditSummary:
     return merged
 
 
-def _int(first_line: int) -> int:
-    if type(first_line) is not int:
-        raise TypeError(f"first_line must be an int, not {type(first_line).__name__}")
-    return first_line
+def _int(number: int, name: str) -> int:
+    if type(number) is not int:
+        raise TypeError(f"{name} must be an int, not {type(number).__name__}")
+    return number
 
 
 def _iterable(value: Iterable[_Item], name: str) -> Iterator[_Item]:
@@ -228,29 +234,34 @@ def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
 
 
 class ViolationRow(TypedDict):
-    """One violation of one record, as a JSON object.
+    """One violation of one record, as a JSON object: a violation `validate_create_json` reports.
 
-    `pointer` is the violation's JSON Pointer, `line` the record's line (its number), and
-    `column` where the violation's member starts in that line (from 1, in characters;
-    D-positions). A pointer longer than 256 characters is shortened to its first 128, `~…`
-    (which no JSON Pointer holds) and its last 126 (D-shown-text). An unreadable record gives
-    one row with `rule`, `key`, `field`, `pointer` and `column` null and the reason in
-    `message` (D-audit-records).
+    `record` is the record's number, across the files of a store; `file` names its file (`None`
+    when the lines were given without one) and `line` is its line there. `pointer` is the
+    violation's JSON Pointer and `column` where it is in that line (from 1, in characters;
+    D-positions): the start of its member's value, or where the line stops being UTF-8 or JSON.
+    A pointer longer than 256 characters is shortened to its first 128, `~…` (which no JSON
+    Pointer holds) and its last 126 (D-shown-text).
+    `column` is `None` for a line over the size limit, or an item that is no line. An
+    unreadable record gives one row, of `body.is_utf8`, `body.is_json` or
+    `body.is_bytes_or_text` (D-audit-unreadable).
     """
 
     record: int
-    rule: str | None
-    key: str | None
+    rule: str
+    key: str
     field: str | None
     message: str
-    pointer: str | None
+    pointer: str
+    file: str | None
     line: int
     column: int | None
 
 
 def audit_lines(lines: Iterable[bytes | str]) -> AuditSummary:
-    """Audit JSON Lines: each line one campaign creation body, checked offline.
+    """Audit JSON Lines: each line one campaign creation body, judged offline.
 
+    Each line is judged as `validate_create_json` judges a body of its bytes (D-audit-bytes).
     `lines` are `bytes` (UTF-8) or `str`, with or without their line break; blank lines are
     skipped but numbered. Never raises for any line; raises `TypeError` when `lines` is not
     iterable, or is one `str`, `bytes`, `bytearray` or `memoryview` (which would be audited a
@@ -259,56 +270,76 @@ def audit_lines(lines: Iterable[bytes | str]) -> AuditSummary:
     return audit_chunk(lines, first_line=1, rows=False)[0]
 
 
-def violation_rows(lines: Iterable[bytes | str], *, first_line: int = 1) -> Iterator[ViolationRow]:
+def violation_rows(
+    lines: Iterable[bytes | str],
+    *,
+    first_line: int = 1,
+    file: str | None = None,
+    file_line: int | None = None,
+) -> Iterator[ViolationRow]:
     """Yield a row for each violation of each record of `lines`, in order.
 
     Record numbers start at `first_line` (the number of the first line, when `lines` are a part
-    of a larger input). A valid record gives no row; an unreadable one gives one. Raises
+    of a larger input). `file` names the file the lines are read from, in each row, and
+    `file_line` is the line of the first of them in it (by default `first_line`: the lines are
+    numbered as one input). A valid record gives no row; an unreadable one gives one. Raises
     `TypeError` when `lines` is not iterable or is one text, as `audit_lines` does, or when
-    `first_line` is not an `int`; being a generator, it raises when first advanced.
+    `first_line` or `file_line` is not an `int` or `file` not a `str` or `None`; being a
+    generator, it raises when first advanced.
     """
-    for number, line in enumerate(_lines(lines), start=_int(first_line)):
+    lines, first_line = _lines(lines), _int(first_line, "first_line")
+    place = _place(first_line, file, file_line)
+    for number, line in enumerate(lines, start=first_line):
         verdict = read_line(line)
         if verdict:
-            yield from _rows(number, verdict, line)
+            yield from _rows(number, verdict, line, place)
 
 
 def audit_chunk(
-    lines: Iterable[bytes | str], *, first_line: int, rows: bool
+    lines: Iterable[bytes | str],
+    *,
+    first_line: int,
+    rows: bool,
+    file: str | None = None,
+    file_line: int | None = None,
 ) -> tuple[AuditSummary, str]:
     """The summary of `lines` and, in the same pass, their violation rows as JSON Lines text.
 
     The summary numbers records from 1, to be merged after the summary of the lines before;
-    the rows number them from `first_line`. With `rows=False` the text is empty. For engines
-    that write the rows as they go, such as `campaign-rules audit`. Raises `TypeError` as
-    `violation_rows` does.
+    the rows number them from `first_line`, and place them in `file` from `file_line`, as
+    `violation_rows` does. With `rows=False` the text is empty. For engines that write the
+    rows as they go, such as `campaign-rules audit`. Raises `TypeError` as `violation_rows`
+    does.
     """
-    lines, first_line = _lines(lines), _int(first_line)
+    lines, first_line = _lines(lines), _int(first_line, "first_line")
+    place = _place(first_line, file, file_line)
     # The lines are read, checked and counted in compiled code (campaign_rules._audit).
     tally = tally_lines(lines, rows)
     text = [
         i_json(row) + "\n"
         for count, verdict, line in tally.findings
-        for row in _rows(first_line + count - 1, verdict, line)
+        for row in _rows(first_line + count - 1, verdict, line, place)
     ]
     return _summary(tally), "".join(text)
 
 
+# Where the rows of some lines are: their file, and how far its line numbers are from the
+# record numbers.
+_Place = tuple[str | None, int]
+
+
+def _place(first_line: int, file: str | None, file_line: int | None) -> _Place:
+    if file is not None and not isinstance(file, str):
+        raise TypeError(f"file must be a str or None, not {type(file).__name__}")
+    if file_line is None:
+        return file, 0
+    return file, _int(file_line, "file_line") - first_line
+
+
 def _rows(
-    number: int, verdict: tuple[Violation, ...] | str, line: object
+    number: int, verdict: tuple[Violation, ...] | Violation, line: object, place: _Place
 ) -> Iterator[ViolationRow]:
-    if isinstance(verdict, str):  # why the line is unreadable
-        yield ViolationRow(
-            record=number,
-            rule=None,
-            key=None,
-            field=None,
-            message=verdict,
-            pointer=None,
-            line=number,
-            column=None,
-        )
-        return
+    file, shift = place
     for violation in _placed(verdict, line):
         yield ViolationRow(
             record=number,
@@ -317,21 +348,24 @@ def _rows(
             field=violation.field,
             message=violation.message,
             pointer=output_pointer(violation.pointer),
-            line=number,
+            file=file,
+            line=number + shift,
             column=violation.column,
         )
 
 
-def _placed(violations: tuple[Violation, ...], line: object) -> tuple[Violation, ...]:
+def _placed(verdict: tuple[Violation, ...] | Violation, line: object) -> tuple[Violation, ...]:
     """The violations of a refused record, each with its place in the record's line.
 
     Found here, for a row, and only for a refused record: the audit reads no place for a valid
-    one (D-positions). A line read as a record is UTF-8 text, with its line break at the most.
+    one (D-positions). The line's body is read again, as `validate_create_json` reads it, for
+    the places in it; a line refused by the body rules gets the violations of that reading,
+    in which it stops being UTF-8 or JSON where its body does, not where its line break is.
     """
-    if not isinstance(line, (bytes, str)):  # never: such a line is unreadable, not refused
-        return violations
-    reading = BodyReading()
-    reading.text = line if isinstance(line, str) else line.decode("utf-8")
+    violations = (verdict,) if isinstance(verdict, Violation) else verdict
+    reading = read_body(line_body(line) if isinstance(line, (bytes, str)) else line)
+    if reading.refused:
+        violations = run_rules(reading, BODY_RULES)
     return placed_violations(violations, reading)
 
 

@@ -1,9 +1,12 @@
-"""The audit's work on each line: reading it, checking its body, counting what it found.
+"""The audit's work on each line: reading it, judging its body, counting what it found.
 
 `campaign_rules.audit` holds the public names and their documentation and is left interpreted;
 this module is what it runs once per line, compiled in the compiled build (setup.py), so that a
-line crosses into compiled code once: the line's reading, the decoder, the rules and the tally
-call each other directly (issue 22, D-audit-compiled-lines).
+line crosses into compiled code once: the line's reading, the rules and the tally call each
+other directly (issue 22, D-audit-compiled-lines).
+
+A line is judged as `validate_create_json` judges a body of its bytes (D-audit-bytes): read as
+I-JSON by `read_body`, refused by the body rules, or judged by the creation rules offline.
 """
 
 from __future__ import annotations
@@ -11,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from campaign_rules._core.json import NotJson, decode_json, decode_json_line
 from campaign_rules._core.limits import LINE_MAX_BYTES
+from campaign_rules._core.strict_json import read_body
 from campaign_rules._core.violations import Violation
+from campaign_rules._rules.runner import run_rules
+from campaign_rules._rules.table import BODY_RULES
 from campaign_rules._rules.validation import create_violations
 
-__all__ = ["FIRST_RECORDS_KEPT", "Tally", "Verdict", "read_line", "tally_lines"]
+__all__ = ["FIRST_RECORDS_KEPT", "Tally", "Verdict", "line_body", "read_line", "tally_lines"]
 
 # How many record numbers a summary keeps per rule, and of unreadable lines (D-audit-summary).
 FIRST_RECORDS_KEPT: Final = 5
@@ -26,42 +31,47 @@ _JSON_WHITESPACE: Final = " \t\r\n"
 _JSON_WHITESPACE_BYTES: Final = b" \t\r\n"
 # The byte values of JSON white space: a line that starts with none of them is not blank.
 _JSON_WHITESPACE_BYTE_VALUES: Final = frozenset(_JSON_WHITESPACE_BYTES)
-
-# Why a line longer than `LINE_MAX_BYTES` is unreadable (D-audit-lines).
-_TOO_LONG: Final = f"the line is longer than {LINE_MAX_BYTES:,} bytes, the longest a body may be"
+_LINE_BREAK: Final = ord("\n")
 
 # What reading a line gives: `None` for a blank line, the violations of its record (none for a
-# valid one), or, as a `str`, why it is unreadable (D-audit-unreadable).
-Verdict = tuple[Violation, ...] | str | None
+# valid one), or, as one `Violation` of the body rules, why it is unreadable: not bytes or
+# text, not UTF-8, not JSON (D-audit-unreadable).
+Verdict = tuple[Violation, ...] | Violation | None
 
 
 def read_line(line: object) -> Verdict:
-    """Decode one line and check the body it holds, as `validate_create` checks it offline."""
-    try:
-        if isinstance(line, bytes):
-            if len(line) > LINE_MAX_BYTES and len(line) - line.endswith(b"\n") > LINE_MAX_BYTES:
-                return _TOO_LONG
-            # Most lines start with "{": only a line that starts with white space may be blank.
-            if (not line or line[0] in _JSON_WHITESPACE_BYTE_VALUES) and not line.strip(
-                _JSON_WHITESPACE_BYTES
-            ):
-                return None
-            body = decode_json_line(line)
-        elif isinstance(line, str):
-            # A lone surrogate (an undecodable byte, escaped) is not text.
-            if len(line.encode("utf-8")) - line.endswith("\n") > LINE_MAX_BYTES:
-                return _TOO_LONG
-            if not line.strip(_JSON_WHITESPACE):
-                return None
-            body = decode_json(line)
-        else:
-            return "the line is neither bytes nor text"
-    except UnicodeError:  # only ever from the codec, before any decoder has its say
-        return "the line is not UTF-8 text"
-    except NotJson as error:
-        where = f" (column {error.where[1]})" if error.where else ""
-        return f"the line is not JSON: {error.reason}{where}"
-    return create_violations(body)
+    """Judge one line as `validate_create_json` judges a body of its bytes, offline.
+
+    A line break at its end is not part of the body (`line_body`): it is read with it, as the
+    JSON white space it is, where it changes no verdict; `line_body` drops it for the places.
+    """
+    if isinstance(line, bytes):
+        # Most lines start with "{": only a line that starts with white space may be blank.
+        if (not line or line[0] in _JSON_WHITESPACE_BYTE_VALUES) and not line.strip(
+            _JSON_WHITESPACE_BYTES
+        ):
+            return None
+        # A line of the longest body and its line break is no longer than that body.
+        reading = read_body(line_body(line) if len(line) > LINE_MAX_BYTES else line)
+    elif isinstance(line, str):
+        if not line.strip(_JSON_WHITESPACE):
+            return None
+        reading = read_body(line_body(line) if len(line) * 4 > LINE_MAX_BYTES else line)
+    else:  # a `bytearray` or a `memoryview` is read as its bytes, anything else is no text
+        reading = read_body(line)
+    if not reading.refused:
+        return create_violations(reading.value)
+    violations = run_rules(reading, BODY_RULES)
+    if reading.not_text is not None or reading.not_utf8 or reading.not_json is not None:
+        return violations[0]  # judged no further: the only violation
+    return violations
+
+
+def line_body(line: bytes | str) -> bytes | str:
+    """The body a line holds: the line without the line break at its end, if any."""
+    if isinstance(line, bytes):
+        return line[:-1] if line and line[-1] == _LINE_BREAK else line
+    return line[:-1] if line.endswith("\n") else line
 
 
 class Tally:
@@ -82,11 +92,11 @@ class Tally:
         self.rule_records: dict[str, list[int]] = {}
         self.rule_examples: dict[str, Violation] = {}
         self.keys: dict[str, int] = {}
-        self.findings: list[tuple[int, tuple[Violation, ...] | str, object]] = []
+        self.findings: list[tuple[int, tuple[Violation, ...] | Violation, object]] = []
 
-    def add(self, number: int, verdict: tuple[Violation, ...] | str) -> None:
+    def add(self, number: int, verdict: tuple[Violation, ...] | Violation) -> None:
         """Count the record of line `number` (from 1), which is not blank."""
-        if isinstance(verdict, str):
+        if isinstance(verdict, Violation):
             self.unreadable += 1
             if len(self.unreadable_records) < FIRST_RECORDS_KEPT:
                 self.unreadable_records.append(number)

@@ -61,15 +61,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     audit = commands.add_parser(
         "audit",
         help="audit a store of creation bodies in JSON Lines, on every core",
-        description="Check every campaign creation body of JSON Lines files offline (one body "
-        "a line; blank lines skipped, a line that is not JSON counted as unreadable) and print "
+        description="Judge every line of JSON Lines files as validate_create_json judges a "
+        "creation body of its bytes, offline (one body a line; blank lines skipped, a line "
+        "that is not UTF-8 text or not JSON counted as unreadable) and print "
         "a summary: records, valid, invalid, unreadable, and each broken rule with its first "
         "records. Records are numbered by line, across the files in the order given. A .gz "
         "file is read as gzip. A file that cannot be read to its end stops the audit with "
         "the last line read from it, and no summary; so does a regular file that shrinks "
         "while it is read (truncated or rotated), and an empty .gz file. From a pipe or "
         "standard input an early end cannot be told from the end. A line of more than "
-        f"{LINE_MAX_BYTES >> 20} MiB is unreadable, and read no further. The --violations and "
+        f"{LINE_MAX_BYTES >> 20} MiB is refused as a body over the size limit, and read no "
+        "further. The --violations and "
         "--html files appear whole when the summary is printed, or not at all: a stopped or "
         "failed audit leaves each path as it was (a FIFO or a device is written in place). "
         + describe_exits(
@@ -96,8 +98,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         audit,
         "--violations",
         metavar="FILE",
-        help="write every violation as a JSON line: record, rule, key, field, message, "
-        "pointer, line and column (of the violation's member in the record's line)",
+        help="write every violation as a JSON line: record (numbered across the files), rule, "
+        "key, field, message, pointer, file, line (in the file) and column (of the violation's "
+        "member in the record's line)",
     )
     add_output(
         audit,
@@ -206,7 +209,8 @@ def audit_paths(
                 for block in _blocks(path):
                     if engine.full:
                         take()
-                    engine.submit((block, next_line, want_rows))
+                    file_line = next_line - first_line + 1
+                    engine.submit((block, next_line, want_rows, path, file_line))
                     next_line += block.count(b"\n") + (not block.endswith(b"\n"))
             except _CannotRead as error:
                 say(_cannot_read(path, str(error), next_line - first_line, next_line - 1))
@@ -227,13 +231,18 @@ def _cannot_read(path: str, reason: str, lines: int, last_record: int) -> str:
     )
 
 
-def _audit_block(task: tuple[bytes, int, bool]) -> tuple[AuditSummary, str]:
+# A block of lines to audit: its bytes, the record number of its first line, whether to write
+# rows, and the file it is read from with the number of its first line there.
+_Task = tuple[bytes, int, bool, str, int]
+
+
+def _audit_block(task: _Task) -> tuple[AuditSummary, str]:
     """Audit one block of whole lines, numbered from `first_line` (in a worker process)."""
-    block, first_line, rows = task
+    block, first_line, rows, path, file_line = task
     lines = block.split(b"\n")
     if not lines[-1]:
         lines.pop()  # the empty piece after the last line break
-    return audit_chunk(lines, first_line=first_line, rows=rows)
+    return audit_chunk(lines, first_line=first_line, rows=rows, file=path, file_line=file_line)
 
 
 class _Rows(Protocol):
@@ -297,7 +306,8 @@ def _to_line_end(file: _Binary, block: bytes) -> bytes:
     """The block with the rest of its last line, or of the line's first `LINE_MAX_BYTES` + 1.
 
     A longer line is read no further: the rest of it is skipped, a block at a time, and its
-    first bytes stand for it, which the audit counts as unreadable, too long (D-audit-lines).
+    first bytes stand for it, which the audit refuses as a body over the size limit, as
+    `validate_create_json` would refuse the whole line (D-audit-lines).
     """
     start = block.rfind(b"\n") + 1  # where the last line begins
     block += file.readline(max(LINE_MAX_BYTES + 1 - (len(block) - start), 0))
@@ -326,10 +336,6 @@ def _check_unchanged(disk: BinaryIO, size: int) -> None:
         )
 
 
-# A block of lines to audit: its bytes, the number of its first line, whether to write rows.
-_Task = tuple[bytes, int, bool]
-
-
 class _InProcess:
     """Audits each block at once in this process: one job needs no worker and no copying."""
 
@@ -344,7 +350,7 @@ class _InProcess:
     def pending(self) -> int:
         return len(self._results)
 
-    def submit(self, task: tuple[bytes, int, bool]) -> None:
+    def submit(self, task: _Task) -> None:
         self._results.append(_audit_block(task))
 
     def take(self) -> tuple[AuditSummary, str]:

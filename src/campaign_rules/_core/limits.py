@@ -296,6 +296,6 @@ DATE_TIME_MAX_LENGTH: Final = (
 )
 
 # D-audit-lines: an audited line is one creation body of a JSON Lines store, so a line of more
-# bytes than a body may hold, before its line break, is unreadable, and the audit reads no more
-# of it than this: reading it whole would cost memory without bound.
+# bytes than a body may hold, before its line break, is a body over the size limit, and the
+# audit reads no more of it than this: reading it whole would cost memory without bound.
 LINE_MAX_BYTES: Final = BODY_MAX_BYTES

@@ -21,9 +21,12 @@ LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 def has_surrogate(text: str) -> bool:
     """Whether `text`, a plain `str`, holds a surrogate code point.
 
-    Encoding it as UTF-8 fails on exactly those, and costs less than searching for them
-    (`SURROGATE_CHARACTER`), even on ASCII text (benchmarks/RESULTS.md, issue 29).
+    ASCII text holds none, and says so at once: CPython keeps that fact with the string. Other
+    text is encoded as UTF-8, which fails on exactly the surrogates, and costs less than
+    searching for them (`SURROGATE_CHARACTER`; benchmarks/RESULTS.md, issues 29 and 37).
     """
+    if text.isascii():
+        return False
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
