@@ -216,7 +216,10 @@ def test_no_control_character_of_the_data_reaches_the_page(tmp_path):
         keys={hostile: 1},
     )
     store = tmp_path / "store.jsonl"
-    store.write_text(json.dumps({**json.loads(VALID), hostile: 1}) + "\n", encoding="utf-8")
+    # The stored name holds no lone surrogate: a line with one is refused by
+    # `body.strings_are_unicode`, as the server refuses it (D-audit-bytes), and names no member.
+    stored = hostile.replace("\ud800", "")
+    store.write_text(json.dumps({**json.loads(VALID), stored: 1}) + "\n", encoding="utf-8")
     report = tmp_path / "report.html"
     assert audit_command(str(store), "--html", str(report)).returncode == 1
     audited = report.read_text(encoding="utf-8")
@@ -224,7 +227,7 @@ def test_no_control_character_of_the_data_reaches_the_page(tmp_path):
         page.encode("utf-8")  # no lone surrogate either
         assert CONTROL_CHARACTERS.findall(page.replace("\n", "")) == []
     row = parse(audited).one("tr", data_rule="payload.known_members_only")
-    assert row.one("code", **{"class": "field"}).text == "x\\u0000\\u001b[2J\\u202e\ufffd"
+    assert row.one("code", **{"class": "field"}).text == "x\\u0000\\u001b[2J\\u202e"
     assert "x\\u0000\\u001b[2J\\u202e\ufffd" in html_report(made)
 
 

@@ -32,9 +32,7 @@ from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.strict_json import read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._core.written_json import i_json
-from campaign_rules._rules.json_validation import placed_violations
-from campaign_rules._rules.runner import run_rules
-from campaign_rules._rules.table import BODY_RULES
+from campaign_rules._rules.json_validation import body_refusal, placed_violations
 from campaign_rules.schema import ruleset
 
 __all__ = [
@@ -365,7 +363,7 @@ def _placed(verdict: tuple[Violation, ...] | Violation, line: object) -> tuple[V
     violations = (verdict,) if isinstance(verdict, Violation) else verdict
     reading = read_body(line_body(line) if isinstance(line, (bytes, str)) else line)
     if reading.refused:
-        violations = run_rules(reading, BODY_RULES)
+        return body_refusal(reading)
     return placed_violations(violations, reading)
 
 

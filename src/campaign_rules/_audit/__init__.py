@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from campaign_rules._core.limits import LINE_MAX_BYTES
+from campaign_rules._core.limits import LINE_MAX_BYTES, VIOLATIONS_MAX
 from campaign_rules._core.strict_json import read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import run_rules
@@ -61,7 +61,7 @@ def read_line(line: object) -> Verdict:
         reading = read_body(line)
     if not reading.refused:
         return create_violations(reading.value)
-    violations = run_rules(reading, BODY_RULES)
+    violations = run_rules(reading, BODY_RULES, VIOLATIONS_MAX)
     if reading.not_text is not None or reading.not_utf8 or reading.not_json is not None:
         return violations[0]  # judged no further: the only violation
     return violations

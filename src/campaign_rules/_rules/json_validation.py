@@ -31,6 +31,7 @@ from campaign_rules._rules.validation import create_result, update_result
 __all__ = [
     "TextPlaces",
     "TokenPlace",
+    "body_refusal",
     "create_json_result",
     "placed_violations",
     "update_json_result",
@@ -57,7 +58,7 @@ def create_json_result(data: object, directory: Directory | None) -> CreateAccep
     """`validate_create_json(data, directory=directory)`, for a `directory` already checked."""
     reading = read_body(data)
     if reading.refused:
-        return outcome(CreateRefused, None, _refusal(reading))
+        return outcome(CreateRefused, None, body_refusal(reading))
     result = create_result(reading.value, directory)
     if result.ok:
         return result
@@ -70,7 +71,7 @@ def update_json_result(
     """`validate_update_json(existing, patch_data, ...)`, for a `directory` already checked."""
     reading = read_body(patch_data)
     if reading.refused:
-        return outcome(UpdateRefused, None, _refusal(reading))
+        return outcome(UpdateRefused, None, body_refusal(reading))
     result = update_result(existing, reading.value, status, directory)
     if result.ok:
         return result
@@ -78,8 +79,11 @@ def update_json_result(
     return outcome(UpdateRefused, None, violations)
 
 
-def _refusal(reading: BodyReading) -> tuple[Violation, ...]:
-    """The violations of the body rules, at most `VIOLATIONS_MAX` as offline (D-hostile-input).
+def body_refusal(reading: BodyReading) -> tuple[Violation, ...]:
+    """The violations of the body rules, each placed, at most `VIOLATIONS_MAX` (D-hostile-input).
+
+    What `validate_create_json` answers for a body the body rules refuse, and the audit for
+    such a line (D-audit-bytes).
 
     The text walk stops at as many problems (`scan_text`), and the rules there too.
     """
