@@ -416,7 +416,7 @@ def test_jobs_past_the_cpus_the_process_may_use_are_lowered_to_them(tmp_path, jo
     )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.decode() == (
-        f"campaign-rules: --jobs {jobs} is more than the 1 CPUs this process may use: "
+        f"campaign-rules: --jobs {jobs} is more than the 1 CPU this process may use: "
         "auditing with 1\n"
     )
     assert json.loads(done.stdout) == audit_lines([VALID, INVALID]).to_json()

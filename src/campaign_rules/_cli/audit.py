@@ -29,7 +29,7 @@ from campaign_rules._cli.inputs import STDIN, interruptible, standard_input
 from campaign_rules._cli.options import add_docs_url, add_inputs, add_output
 from campaign_rules._cli.outputs import OutputFile, output_file
 from campaign_rules._cli.pool import WorkerDied, Workers, workers
-from campaign_rules._cli.wording import cannot_read, printable
+from campaign_rules._cli.wording import cannot_read, counted, printable
 from campaign_rules._cli.wording import reason as why
 from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules._core.written_json import i_json
@@ -167,8 +167,8 @@ def _jobs_to_run(requested: int | None) -> int:
         return cpus
     if requested > cpus:
         say(
-            f"--jobs {requested} is more than the {cpus} CPUs this process may use: "
-            f"auditing with {cpus}"
+            f"--jobs {requested} is more than the {counted(cpus, 'CPU')} this process may "
+            f"use: auditing with {cpus}"
         )
         return cpus
     return requested

@@ -26,7 +26,7 @@ from campaign_rules._cli.colour import BOLD, DIM, GREEN, RED, Paint, paint_for
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import read_at_most
 from campaign_rules._cli.options import add_docs_url, add_inputs
-from campaign_rules._cli.wording import cannot_read, printable, reason
+from campaign_rules._cli.wording import cannot_read, counted, printable, reason
 from campaign_rules._core.json import NotJson, decode_json
 from campaign_rules._core.limits import BODY_MAX_BYTES, VIOLATIONS_MAX
 from campaign_rules._core.outcome import Outcome
@@ -224,26 +224,22 @@ def _count(checked: Sequence[tuple[str, Outcome[Any]]], unreadable: int, paint: 
     files = len(checked)
     if violations:
         invalid = sum(1 for _, result in checked if result.violations)
-        where = f"{invalid} of {_plural(files, 'file')}" if files > 1 else _plural(files, "file")
-        line = paint(f"Found {_plural(violations, 'violation')} in {where}", BOLD, RED)
+        where = f"{invalid} of {counted(files, 'file')}" if files > 1 else counted(files, "file")
+        line = paint(f"Found {counted(violations, 'violation')} in {where}", BOLD, RED)
         # The rules stop at the cap (D-hostile-input): a file that reached it may hold more.
         cut = sum(1 for _, result in checked if len(result.violations) >= VIOLATIONS_MAX)
         if cut:
             line += (
-                f"; {_plural(cut, 'file')} reached the limit of {VIOLATIONS_MAX} violations "
+                f"; {counted(cut, 'file')} reached the limit of {VIOLATIONS_MAX} violations "
                 "listed, and may have more"
             )
     elif files:
-        line = paint(f"No violations in {_plural(files, 'file')}", BOLD, GREEN)
+        line = paint(f"No violations in {counted(files, 'file')}", BOLD, GREEN)
     else:
         line = "No files checked"
     if unreadable:
-        line += f"; {paint(_plural(unreadable, 'file'), BOLD)} could not be read"
+        line += f"; {paint(counted(unreadable, 'file'), BOLD)} could not be read"
     return line
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def _json_report(path: str, result: Outcome[Any] | str, docs_url: str) -> dict[str, object]:

@@ -8,7 +8,7 @@ told in the words of `cannot_read` and `reason`, whichever sub-command met it.
 
 from __future__ import annotations
 
-__all__ = ["cannot_read", "printable", "reason"]
+__all__ = ["cannot_read", "counted", "printable", "reason"]
 
 
 def printable(text: str) -> str:
@@ -33,3 +33,8 @@ def reason(error: BaseException) -> str:
 def cannot_read(name: str, why: str) -> str:
     """The line that says a file could not be read: `cannot read NAME: WHY`."""
     return f"cannot read {printable(name)}: {why}"
+
+
+def counted(count: int, noun: str) -> str:
+    """`count` and `noun`, in the plural unless one: `1 file`, `2 files`, `1,000 CPUs`."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
