@@ -132,3 +132,31 @@ def test_a_time_zone_is_judged_by_the_tzdata_names() -> None:
     zone = next(iter(sorted(timezone_names())))
     assert not constraint_check({"ianaZone": True}).refuses(zone)
     assert constraint_check({"ianaZone": True}).refuses("Not/A_Zone")
+
+
+def test_the_members_the_type_rule_leaves_in_cooldown_mode_are_the_rows() -> None:
+    # spec 2.4 rule 3, in one place: the row of cooldown mode owns these members' type, and
+    # the shape scan of a block in cooldown mode leaves exactly them to it.
+    from campaign_rules._campaign.sites import COOLDOWN_CYCLES
+    from campaign_rules._rules.scope import Scope
+
+    owned = [
+        pointer.removeprefix("/cycles/")
+        for rule in ROWS
+        if rule.scope is Scope.COOLDOWN_CYCLES and (rule.constraint or {}).get("type") == "null"
+        for pointer in rule.pointers
+    ]
+    assert tuple(owned) == COOLDOWN_CYCLES.left_to_others
+
+
+def test_every_gate_names_a_rule_of_the_table() -> None:
+    ids = {rule.id for rule in CREATE_RULES}
+    for rule in CREATE_RULES:
+        for gate in rule.gates:
+            assert gate.kind in {"scope", "type", "defers_to"}, rule.id
+            assert gate.rule is None or gate.rule in ids, (rule.id, gate)
+    gates = {rule.id: [gate.says for gate in rule.gates] for rule in ROWS}
+    stopped = gates["cycles.filter_items_are_non_empty_strings"]
+    assert any("stops the reading" in says for says in stopped)
+    assert any("not compared" in says for says in gates["cycles.filter_items_are_unique"])
+    assert any("not judged here" in says for says in gates["name.not_blank"])

@@ -381,16 +381,28 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
         ).check
-        rule.gates += _type_gates(rule) + tuple(
-            Gate("defers_to", f"a value, an array or an item {other.id} refuses is its", other.id)
-            for other in deferred
-        )
+        rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
+
+
+def _deferral(rule: Rule[Document], other: Rule[Document]) -> Gate:
+    """The gate of a row that defers to `other`: what of its values `other` owns."""
+    if set(rule.pointers) & set(other.pointers):
+        says = f"a value {other.id} refuses is its, and not judged here"
+    elif any(f"{theirs}/*" in rule.pointers for theirs in other.pointers):
+        says = f"an array {other.id} refuses is not read: its bound stops the reading"
+    else:
+        says = f"an item {other.id} refuses is its, and not compared"
+    return Gate("defers_to", says, other.id)
 
 
 def _type_gates(rule: Rule[Document]) -> tuple[Gate, ...]:
     """The JSON types a row's keywords judge; a value of another is the type rule's."""
     if all(pointer.endswith("/*") for pointer in rule.pointers):
         return ()  # an array's items: no type rule reads them, the row's own `type` does
+    if (rule.constraint or {}).get("type") == "null":
+        # spec 2.4 rule 3: in its scope the type rule leaves these members to the row
+        # (`_campaign.sites.COOLDOWN_CYCLES`; tests/test_rule_rows.py holds the two equal).
+        return (Gate("type", f"{_TYPE_RULE} leaves these members to it, any type", _TYPE_RULE),)
     types = sorted(
         {keyword.json_type for keyword in keyword_checks(rule.constraint or {})} - {"any"}
     )
