@@ -14,7 +14,7 @@ segment) or each window of a schedule (`/scheduling/*/startTime`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from campaign_rules._campaign.document import Document
@@ -137,7 +137,16 @@ class RowCheck:
     in the order of the row's pointers, object by object.
     """
 
-    __slots__ = ("_found", "_groups", "_one", "_says")
+    __slots__ = (
+        "_found",
+        "_found_one",
+        "_groups",
+        "_keyword",
+        "_left_if",
+        "_name",
+        "_one",
+        "_says",
+    )
 
     def __init__(
         self,
@@ -162,31 +171,38 @@ class RowCheck:
         self._groups = tuple(groups)
         self._says = says
         self._found = ReadyFindings(PathThen(says), places)
-        # A row on one member of the payload, its finding made once: the common row.
+        # A row on one member of the payload, whose `null` passes: the common row, checked by
+        # `check_member`, its target's parts and its finding read into fields of their own.
         one = groups[0].targets[0]
-        self._one: tuple[_Target, Finding] | None = (
-            (one, self._found.at(None, one.name))
-            if len(groups) == 1
+        self._one = (
+            len(groups) == 1
             and groups[0].parent == _ROOT
             and len(groups[0].targets) == 1
             and not (one.each_item or one.unique)
-            else None
+            and one.null_passes
         )
+        self._name = one.name
+        self._keyword = one.keyword
+        self._left_if = one.left_if
+        self._found_one = self._found.at(None, one.name)
+
+    def entry(self) -> Callable[[Document, list[Finding]], None]:
+        """The check the runner calls: `check_member` for a row on one member, else `check`."""
+        return self.check_member if self._one else self.check
+
+    def check_member(self, doc: Document, findings: list[Finding]) -> None:
+        """`check`, for a row on one member of the payload whose `null` passes."""
+        value = doc.root.get(self._name)
+        if value is None:
+            return
+        # The deferral first: a value it refuses is not read further (a name over the length
+        # limit is never stripped whole, D-hostile-input).
+        left_if = self._left_if
+        if (left_if is None or not left_if.refuses(value)) and self._keyword.refuses(value):
+            findings.append(self._found_one)
 
     def check(self, doc: Document, findings: list[Finding]) -> None:
         """Report each value of `doc` at the row's pointers that its constraint refuses."""
-        one = self._one
-        if one is not None:
-            target = one[0]
-            value = doc.root.get(target.name)
-            if value is None and target.null_passes:
-                return
-            # The deferral first: a value it refuses is not read further (a name over the
-            # length limit is never stripped whole, D-hostile-input).
-            left_if = target.left_if
-            if (left_if is None or not left_if.refuses(value)) and target.keyword.refuses(value):
-                findings.append(one[1])
-            return
         for group in self._groups:
             parent = group.parent
             if parent == _ROOT:

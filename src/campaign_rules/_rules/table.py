@@ -380,7 +380,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             rule.constraint,
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
-        ).check
+        ).entry()
         rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
 
 
