@@ -160,3 +160,13 @@ def test_every_gate_names_a_rule_of_the_table() -> None:
     assert any("stops the reading" in says for says in stopped)
     assert any("not compared" in says for says in gates["cycles.filter_items_are_unique"])
     assert any("not judged here" in says for says in gates["name.not_blank"])
+
+
+@pytest.mark.parametrize(
+    "text", ["00:00", "23:59", "24:00", "9:00", "09:60", "0９:00", "09:00 ", "ab:cd", "", "12-00"]
+)
+def test_the_hh_mm_keyword_is_the_parser(text: str) -> None:
+    # One `HH:MM` parser: the keyword judges by the texts `minute_of_day` accepts.
+    from campaign_rules._core.formats import minute_of_day
+
+    assert constraint_check({"hhMm": True}).refuses(text) is (minute_of_day(text) < 0)

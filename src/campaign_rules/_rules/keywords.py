@@ -222,8 +222,30 @@ class IanaZone(Keyword):
         return text is not None and not is_timezone_name(text)
 
 
+def _hh_mm_texts() -> frozenset[str]:
+    """Every text `minute_of_day`, the one `HH:MM` parser, accepts: of the form `DD:DD`.
+
+    Asked of the parser, at import, on every text of two ASCII digits, a colon and two more: a
+    text of any other form it refuses (tests/test_formats.py).
+    """
+    digits = "0123456789"
+    pairs = [first + second for first in digits for second in digits]
+    return frozenset(
+        text
+        for text in (f"{hours}:{minutes}" for hours in pairs for minutes in pairs)
+        if minute_of_day(text) >= 0
+    )
+
+
+_HH_MM_TEXTS: Final = _hh_mm_texts()
+
+
 class HhMm(Keyword):
-    """The library's `hhMm`: a 24-hour `HH:MM` time, 00:00 to 23:59 (D-time-format)."""
+    """The library's `hhMm`: a 24-hour `HH:MM` time, 00:00 to 23:59 (D-time-format).
+
+    Judged by the texts the parser accepts, asked of it once (`_hh_mm_texts`): one look-up,
+    where the parser reads the text anew for each value.
+    """
 
     name = "hhMm"
     json_type = "string"
@@ -231,7 +253,7 @@ class HhMm(Keyword):
     def refuses(self, value: object) -> bool:
         # An exact `str`, the common case, is read without a reader's call.
         text = value if type(value) is str else as_string_head(value, _HH_MM_LENGTH + 1)
-        return text is not None and minute_of_day(text) < 0
+        return text is not None and text not in _HH_MM_TEXTS
 
 
 class IsoDate(Keyword):
