@@ -36,11 +36,13 @@ class Keyword:
     """The check of one keyword of a constraint, with its argument: `refuses(value)`.
 
     `name` is the keyword as the row spells it; `json_type` the JSON type it judges (any other
-    value passes).
+    value passes). `accepted`: when its verdict on an exact `str` is whether the text is one of
+    a set, that set (else `None`), which the plan looks a text up in without calling `refuses`.
     """
 
     name: str = ""
     json_type: str = ""
+    accepted: frozenset[str] | None = None
 
     def refuses(self, value: object) -> bool:
         """Whether the keyword refuses `value`; a value of another JSON type passes."""
@@ -178,6 +180,7 @@ class Enum(Keyword):
 
     def __init__(self, values: frozenset[str]) -> None:
         self.values = values
+        self.accepted = values
         # A longer text is none of them: a `str` subclass is copied no further.
         self.head = max(len(value) for value in values) + 1
 
@@ -249,6 +252,9 @@ class HhMm(Keyword):
 
     name = "hhMm"
     json_type = "string"
+
+    def __init__(self) -> None:
+        self.accepted = _HH_MM_TEXTS
 
     def refuses(self, value: object) -> bool:
         # An exact `str`, the common case, is read without a reader's call.

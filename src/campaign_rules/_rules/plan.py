@@ -71,6 +71,22 @@ def _refuses(keyword: Keyword | None, value: object) -> bool:
     return keyword is not None and keyword.refuses(value)
 
 
+def _refused(target: _Target, value: object) -> bool:
+    """Whether the row refuses `value` at `target`, unless a row it defers to does first.
+
+    An exact `str` judged by a set of texts (`Keyword.accepted`) is looked up there, without a
+    call of `refuses`.
+    """
+    left_if = target.left_if
+    if left_if is not None and left_if.refuses(value):
+        return False  # the deferred row's: not read further (D-hostile-input)
+    keyword = target.keyword
+    accepted = keyword.accepted
+    if accepted is not None and type(value) is str:
+        return value not in accepted
+    return keyword.refuses(value)
+
+
 def _joined(keywords: list[Keyword]) -> Keyword | None:
     """The keywords of the rows deferred to, as one check; `None` when there is none."""
     if not keywords:
@@ -198,7 +214,14 @@ class RowCheck:
         # The deferral first: a value it refuses is not read further (a name over the length
         # limit is never stripped whole, D-hostile-input).
         left_if = self._left_if
-        if (left_if is None or not left_if.refuses(value)) and self._keyword.refuses(value):
+        if left_if is not None and left_if.refuses(value):
+            return
+        keyword = self._keyword
+        accepted = keyword.accepted
+        if accepted is not None and type(value) is str:
+            if value not in accepted:
+                findings.append(self._found_one)
+        elif keyword.refuses(value):
             findings.append(self._found_one)
 
     def check(self, doc: Document, findings: list[Finding]) -> None:
@@ -232,10 +255,13 @@ class RowCheck:
                 value = members.get(target.name)
                 if value is None and target.null_passes:
                     continue
-                left_if = target.left_if
-                if (left_if is None or not left_if.refuses(value)) and target.keyword.refuses(
-                    value
-                ):
+                # `_refused`, written out for a window's times, read ten times a body or more.
+                accepted = target.keyword.accepted
+                if accepted is not None and type(value) is str and target.left_if is None:
+                    refused = value not in accepted
+                else:
+                    refused = _refused(target, value)
+                if refused:
                     findings.append(self._found.at(window.path, target.name))
 
     def _judge(
@@ -253,8 +279,7 @@ class RowCheck:
                 continue
             if value is None and target.null_passes:
                 continue
-            left_if = target.left_if
-            if (left_if is None or not left_if.refuses(value)) and target.keyword.refuses(value):
+            if _refused(target, value):
                 findings.append(self._found.at(path, target.name))
 
     def _judge_items(
