@@ -8,6 +8,7 @@ from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._campaign.sites import WINDOW_PATHS
 from campaign_rules._core.findings import ReadyFindings, places
+from campaign_rules._core.formats import minute_of_day
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules.reader import member_path
 
@@ -23,14 +24,15 @@ _NOT_LATER: Final = ReadyFindings(
 
 
 def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
-    """Compares the parsed times of each window in force; reports a stop not later at its path.
+    """Compares the times of each window in force; reports a stop not later at its path.
 
-    A window a time of which did not parse is skipped: the row of `HH:MM` times reports it.
+    Two `HH:MM` texts compare as the times they spell (two digits, a colon, two digits), so the
+    texts are compared first, and only a stop not after its start is parsed, with its start:
+    a window a time of which is missing or not `HH:MM` is skipped (another rule reports it).
     """
     for window in doc.windows:
-        # Its minutes of the day: native integers, compiled (`Window`).
-        start, stop = window.start_minute, window.stop_minute
-        if start < 0 or stop < 0:
-            continue  # a time that is missing or not HH:MM is another rule's to report
-        if start >= stop:
+        start, stop = window.start, window.stop
+        if start is None or stop is None or start < stop:
+            continue  # in order, or a time missing: nothing to report here
+        if minute_of_day(start) >= 0 and minute_of_day(stop) >= 0:
             findings.append(_NOT_LATER.at(window.path, STOP_TIME))
