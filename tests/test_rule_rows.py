@@ -170,3 +170,17 @@ def test_the_hh_mm_keyword_is_the_parser(text: str) -> None:
     from campaign_rules._core.formats import minute_of_day
 
     assert constraint_check({"hhMm": True}).refuses(text) is (minute_of_day(text) < 0)
+
+
+def test_every_keyword_of_the_vocabulary_is_exported_to_json_schema() -> None:
+    # docs/constraints.md says how each keyword is written; no keyword is left out, and no
+    # library keyword is written as a `format` (D-json-schema).
+    from campaign_rules._export.json_schema import _exported
+
+    arguments: dict[str, object] = {"type": "string", "enum": ["a"]}
+    for info in VOCABULARY:
+        written = _exported(info.name, arguments.get(info.name, 1 if info.standard else True))
+        assert written, info.name
+        assert "format" not in written, info.name
+        if not info.standard:
+            assert info.name not in written, info.name
