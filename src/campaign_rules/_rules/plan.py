@@ -136,13 +136,27 @@ class _Target:
 
 
 class _Group:
-    """The targets of a row under one parent, in the row's order."""
+    """The targets of a row under one parent, in the row's order.
 
-    __slots__ = ("parent", "targets")
+    `lookup_names`: when the row judges a text by a set of texts (`Keyword.accepted`) and
+    every target has no deferral and lets `null` pass, the targets' names (the window's times),
+    else `None`: each value is then judged with nothing read of its target but its name.
+    """
+
+    __slots__ = ("lookup_names", "parent", "targets")
 
     def __init__(self, parent: int, targets: tuple[_Target, ...]) -> None:
         self.parent = parent
         self.targets = targets
+        self.lookup_names: list[str] | None = None
+
+    def settle(self) -> None:
+        """Note `lookup_names`, once every target is added."""
+        simple = self.targets[0].keyword.accepted is not None and all(
+            target.left_if is None and target.null_passes and not target.each_item
+            for target in self.targets
+        )
+        self.lookup_names = [target.name for target in self.targets] if simple else None
 
 
 class RowCheck:
@@ -184,6 +198,8 @@ class RowCheck:
                 groups.append(_Group(parent, (target,)))
             if not each_item and not target.unique:
                 places += [(path, name) for path in _PARENT_PATHS[parent]]
+        for group in groups:
+            group.settle()
         self._groups = tuple(groups)
         self._says = says
         self._found = ReadyFindings(PathThen(says), places)
@@ -241,12 +257,27 @@ class RowCheck:
                     else doc.cycles_schedule_windows
                 )
                 if windows is not None:
-                    self._judge_windows(windows, group.targets, findings)
+                    self._judge_windows(windows, group, findings)
 
-    def _judge_windows(
-        self, windows: list[Window], targets: tuple[_Target, ...], findings: list[Finding]
-    ) -> None:
+    def _judge_windows(self, windows: list[Window], group: _Group, findings: list[Finding]) -> None:
         """`_judge` each readable window of a schedule, in one loop (a window has no array)."""
+        targets = group.targets
+        names = group.lookup_names
+        # A row has one constraint: its targets share their keyword (`_Group.lookup_names`).
+        keyword = targets[0].keyword
+        accepted = keyword.accepted
+        if names is not None and accepted is not None:  # the window's times: ten a body and more
+            for window in windows:
+                members = window.members
+                if members is None:
+                    continue
+                for name in names:
+                    value = members.get(name)
+                    if value is None:
+                        continue
+                    if value not in accepted if type(value) is str else keyword.refuses(value):
+                        findings.append(self._found.at(window.path, name))
+            return
         for window in windows:
             members = window.members
             if members is None:
@@ -255,13 +286,7 @@ class RowCheck:
                 value = members.get(target.name)
                 if value is None and target.null_passes:
                     continue
-                # `_refused`, written out for a window's times, read ten times a body or more.
-                accepted = target.keyword.accepted
-                if accepted is not None and type(value) is str and target.left_if is None:
-                    refused = value not in accepted
-                else:
-                    refused = _refused(target, value)
-                if refused:
+                if _refused(target, value):
                     findings.append(self._found.at(window.path, target.name))
 
     def _judge(
