@@ -28,8 +28,8 @@ from campaign_rules._core.limits import (
     FILTER_LISTS,
     MAX_ITERATIONS,
 )
-from campaign_rules._rules.cycles import cooldown_mode_has_no_schedule
 from campaign_rules._rules.table import CREATE_RULES
+from campaign_rules._rules.validation import _create_rules
 from campaign_rules.responses import CONTACT_STATUSES
 from tests.support import BASES, DROP, WINDOW, inside, outside, payload
 
@@ -464,14 +464,14 @@ class TestCooldownModeHasNoSchedule:
         assert validate_create(with_cycles("scheduled", **SCHEDULE_FIELDS)).ok
 
     @pytest.mark.parametrize("base", ["scheduled", "whatsapp"])
-    def test_the_rule_itself_finds_nothing_outside_cooldown_mode(self, base: str) -> None:
-        # `validate_create` does not call it outside cooldown mode (`_rules.validation`), so the
-        # rule's own guard is checked here, on the rule called directly.
+    def test_the_rule_is_not_run_outside_cooldown_mode(self, base: str) -> None:
+        # A row (issue 38): its scope, an enabled block in cooldown mode, is its one gate, and
+        # the runner reads it (`_rules.validation`): outside that mode the rule is not chosen.
         body = payload(base)
         body.setdefault("cycles", {"enabled": True}).update(SCHEDULE_FIELDS)
-        findings: list[Any] = []
-        cooldown_mode_has_no_schedule(Document(body), findings)
-        assert findings == []
+        chosen = [rule.id for rule in _create_rules(Document(body))]
+        assert "cycles.cooldown_mode_has_no_schedule" not in chosen
+        assert "cycles.mode_is_known" in chosen
 
 
 GOOD_DATES = ["2024-02-29", "2026-03-01", "2000-02-29", "0001-01-01", "9999-12-31", "2026-12-31"]

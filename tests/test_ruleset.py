@@ -130,7 +130,29 @@ def test_rules_json_gives_the_ruleset_and_every_rule() -> None:
         "status": TABLE[0].status,
         "source": TABLE[0].source,
         "summary": TABLE[0].summary,
+        "scope": "its whole subject",
+        "gates": [],
+        "function": "campaign_rules._rules.body:body_is_bytes_or_text",
     }
+    rows = {row["id"]: row for row in data["rules"]}
+    # Issue 38: a row gives its pointers, constraint and gates; no function of its own.
+    name = rows["name.not_blank"]
+    assert name["pointers"] == ["/name"]
+    assert name["constraint"] == {"notBlank": True}
+    assert "function" not in name
+    assert {"kind": "defers_to", "rule": "name.within_max_length"}.items() <= name["gates"][
+        -1
+    ].items()
+    cooldown = rows["cycles.cooldown_mode_has_no_schedule"]
+    assert cooldown["scope"] == "an enabled cycles block in cooldown mode (spec 2.4 rule 3)"
+    assert cooldown["pointers"] == [
+        "/cycles/schedule",
+        "/cycles/schedule_start_date",
+        "/cycles/schedule_end_date",
+    ]
+    assert rows["cycles.start_date_not_after_end_date"]["function"] == (
+        "campaign_rules._rules.cycles:start_date_not_after_end_date"
+    )
 
 
 def test_audit_json_gives_the_ruleset(tmp_path: object) -> None:

@@ -2,8 +2,10 @@
 
 Each page under `rules/` is derived, never written by hand: the id, error key, status and
 citation from the rule table (`campaign_rules.schema.catalogue()` and
-`campaign_rules._rules.table`), the text of each decision it cites from `docs/decisions.md`, the
-rule function's source from `src/`, and the cases that prove it from `tests/cases/<id>.json`.
+`campaign_rules._rules.table`), its row and its gates, the text of each decision it cites from
+`docs/decisions.md`, the source of every function and class of the package its check calls
+(`campaign_rules._export.check_code`), and the cases that prove it from `tests/cases/<id>.json`.
+Two more pages: the reader every rule reads the body through, and the constraint vocabulary.
 Three index pages lead to them: by spec section (the catalogue), by decision and by error key.
 
 The pages are written into `docs/rules/` (ignored by git) when the builder starts, and only
@@ -23,11 +25,12 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from campaign_rules._export import sources
+from campaign_rules._export import check_code, sources
 from campaign_rules._export.catalogue import _OTHER_HEADER, OTHER_CHECKS, _escape_cell
 from campaign_rules._export.clauses import Clause, cited_clauses, clauses
 from campaign_rules._export.trace import decision_clauses
 from campaign_rules._rules import table
+from campaign_rules._rules.keywords import VOCABULARY
 from campaign_rules.schema import RuleInfo, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,23 +73,6 @@ def table_rules() -> dict[str, table.Rule[Any]]:
         for rule in value
         if isinstance(rule, table.Rule)
     }
-
-
-def function_source(rule: table.Rule[Any]) -> tuple[str, str]:
-    """The path (from the repository's root) and the source text of a rule's function.
-
-    Read from the source tree, so that it is the same for the compiled build, whose functions
-    have no source to inspect.
-    """
-    module = rule.check.__module__
-    path = SOURCE.joinpath(*module.split(".")).with_suffix(".py")
-    text = path.read_text(encoding="utf-8")
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef) and node.name == rule.check.__name__:
-            segment = ast.get_source_segment(text, node)
-            if segment is not None:
-                return str(path.relative_to(ROOT)), segment
-    raise LookupError(f"no function {rule.check.__name__} in {path}")
 
 
 def _fence(text: str, language: str) -> str:
@@ -158,16 +144,8 @@ def rule_page(info: RuleInfo, rule: table.Rule[Any], known: dict[str, tuple[str,
                 text,
                 "",
             ]
-    path, source = function_source(rule)
-    lines += [
-        "## The code",
-        "",
-        f"`{rule.check.__name__}` in `{path}`:",
-        "",
-        # Set a little smaller (site.css): a line of the source's 100 columns fits the page.
-        _fence(f":class: rule-source\n\n{source}", "{code-block} python"),
-        "",
-    ]
+    lines += _row_and_gates(rule)
+    lines += _code_section(rule)
     case_path = CASES / f"{info.id}.json"
     lines += ["## The cases that prove it", ""]
     document = json.loads(case_path.read_text(encoding="utf-8"))
@@ -188,6 +166,137 @@ def rule_page(info: RuleInfo, rule: table.Rule[Any], known: dict[str, tuple[str,
         if not cases:
             lines += ["None.", ""]
     return "\n".join(lines)
+
+
+def _row_and_gates(rule: table.Rule[Any]) -> list[str]:
+    """The rule's row, when it is one, and every gate of its verdict (`Rule.gates`)."""
+    lines: list[str] = []
+    if rule.constraint is not None:
+        pointers = ", ".join(_code(pointer) for pointer in rule.pointers)
+        constraint = json.dumps(rule.constraint, ensure_ascii=False)
+        lines += [
+            "## The row",
+            "",
+            "A row of the rule table, with no function of its own: each value at its pointers "
+            "(RFC 6901, `*` for each item or window) is judged by the keyword checks of its "
+            "constraint ({doc}`constraints`); a value one refuses is reported at its path, "
+            "with the message below after the path.",
+            "",
+            "| | |",
+            "|---|---|",
+            f"| Pointers | {pointers} |",
+            f"| Constraint | {_code(constraint)} |",
+            f"| Message | {_code('<path> ' + rule.says)} |",
+            "",
+        ]
+    lines += ["## Its gates", ""]
+    if rule.gates:
+        lines += ["What its verdict depends on besides the value it judges:", ""]
+        for gate in rule.gates:
+            owner = f" ({{doc}}`{gate.rule}`)" if gate.rule else ""
+            lines.append(f"- {gate.kind}: {gate.says}{owner}")
+    else:
+        lines.append("None: it reads its whole subject.")
+    return [*lines, ""]
+
+
+def _code_section(rule: table.Rule[Any]) -> list[str]:
+    """The source of every function and class of the package its verdict runs, to the reader."""
+    pieces, readers = check_code.code_of(rule)
+    lines = [
+        "## The code",
+        "",
+        "Every function and class of the package its check calls, in the order they are met"
+        + (
+            "; it reads the body through the reader's "
+            + ", ".join(f"[`{name}`](reader.md#{slugify(name)})" for name in readers)
+            + " ({doc}`reader`)."
+            if readers
+            else "."
+        ),
+        "",
+    ]
+    for piece in pieces:
+        lines += [
+            f"`{piece.name}` in `{piece.path}`:",
+            "",
+            # Set a little smaller (site.css): a line of the source's 100 columns fits the page.
+            _fence(f":class: rule-source\n\n{piece.source}", "{code-block} python"),
+            "",
+        ]
+    return lines
+
+
+def reader_page() -> str:
+    """The reader's page: its documented functions, then the generic runner and plan."""
+    from campaign_rules._rules import reader
+
+    lines = [
+        "# The reader",
+        "",
+        "How every creation rule, and every keyword check of a row, reads a value of the "
+        "decoded body: `campaign_rules._rules.reader`. A rule's page links here for each of "
+        "these it calls. The generic machinery every rule runs through, the runner and the "
+        "plan of the rows, is shown once, at the end, not on each rule's page.",
+        "",
+    ]
+    for name in reader.__all__:
+        function = getattr(reader, name)
+        module = function.__module__
+        path = SOURCE.joinpath(*module.split(".")).with_suffix(".py")
+        text = path.read_text(encoding="utf-8")
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                lines += [
+                    f"## {name}",
+                    "",
+                    f"In `{path.relative_to(ROOT)}`:",
+                    "",
+                    _fence(
+                        f":class: rule-source\n\n{ast.get_source_segment(text, node)}",
+                        "{code-block} python",
+                    ),
+                    "",
+                ]
+    for module in ("runner", "plan"):
+        path = SOURCE / "campaign_rules" / "_rules" / f"{module}.py"
+        lines += [
+            f"## The {module}, once for every rule",
+            "",
+            f"`{path.relative_to(ROOT)}`:",
+            "",
+            _fence(
+                f":class: rule-source\n\n{path.read_text(encoding='utf-8').strip()}",
+                "{code-block} python",
+            ),
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def constraints_page() -> str:
+    """The constraint vocabulary of the rows, and how the JSON Schema export says each."""
+    lines = [
+        "# The constraint vocabulary",
+        "",
+        "A row of the rule table states what a value must be as a constraint: JSON Schema's "
+        "keywords where the meaning is exactly the same, and the library's own, named as such, "
+        "where it is not. As in JSON Schema, a keyword judges values of its own JSON type "
+        "only, and passes any other: a value of another type is the type rule's "
+        "(`payload.members_have_json_types`), which the row's gates name. Generated from "
+        "`campaign_rules._rules.keywords.VOCABULARY`. The JSON Schema export uses no `format` "
+        "(D-json-schema): a library keyword is exported as the `pattern` or `enum` below.",
+        "",
+        "| keyword | judges | whose | meaning | exported to JSON Schema as |",
+        "|---|---|---|---|---|",
+    ]
+    for info in VOCABULARY:
+        whose = "JSON Schema" if info.standard else "the library"
+        lines.append(
+            f"| `{info.name}` | {info.json_type} | {whose} | {_escape_cell(info.meaning)} "
+            f"| {_escape_cell(info.exported)} |"
+        )
+    return "\n".join([*lines, ""])
 
 
 def _enforced_clauses(info: RuleInfo, known: dict[str, tuple[str, str]]) -> list[str]:
@@ -264,13 +373,16 @@ def index_page(infos: tuple[RuleInfo, ...]) -> str:
         "fingerprint and its `Idempotency-Key`; `rate` rules judge a request's rate. "
         "The same catalogue, as a table, is the output of `campaign-rules rules`.",
         "",
-        "Other ways in: {doc}`by-decision` and {doc}`by-key`.",
+        "Other ways in: {doc}`by-decision` and {doc}`by-key`. How a rule reads the body: "
+        "{doc}`reader`; what a row's constraint can say: {doc}`constraints`.",
         "",
         "```{toctree}",
         ":hidden:",
         "",
         "by-decision",
         "by-key",
+        "reader",
+        "constraints",
         *(info.id for info in infos),
         "```",
         "",
@@ -348,6 +460,8 @@ def pages() -> dict[str, str]:
         "index.md": index_page(infos),
         "by-decision.md": decision_index(infos, known),
         "by-key.md": key_index(infos),
+        "reader.md": reader_page(),
+        "constraints.md": constraints_page(),
     }
     for info in infos:
         generated[f"{info.id}.md"] = rule_page(info, rules[info.id], known)

@@ -9,7 +9,6 @@ benchmarks/RESULTS.md); it still turns value objects back into wire JSON.
 
 from __future__ import annotations
 
-import datetime
 from typing import Final, TypeVar
 
 from campaign_rules._campaign.document import Document
@@ -17,7 +16,7 @@ from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWin
 from campaign_rules._campaign.sites import Window
 from campaign_rules._core.construct import construct
 from campaign_rules._core.enums import CyclesMode
-from campaign_rules._core.formats import time_at_minute
+from campaign_rules._core.formats import parse_time
 from campaign_rules._core.json import as_integer, as_string
 from campaign_rules._core.limits import DEFAULT_MESSAGE_LIMIT, DEFAULT_RETRIES, DEFAULT_TIMEZONE
 
@@ -30,12 +29,12 @@ _MODES: Final = {mode.value: mode for mode in CyclesMode}
 # here, and a service's schedules repeat (office hours); the bound keeps the memory of
 # hostile or unusual schedules to some hundreds of kilobytes (D-compiled-build).
 DAY_WINDOWS_KEPT: Final = 4096
-# The windows kept, active and inactive apart, by start time then stop time: keyed by the times
-# themselves, which `time_at_minute` gives as one object per time of day with its hash kept,
-# rather than by a `(start, stop, active)` tuple made and hashed for every window (issue 22);
-# and how many there are, against the bound.
-_ACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
-_INACTIVE_WINDOWS: Final[dict[datetime.time, dict[datetime.time, DayWindow]]] = {}
+# The windows kept, active and inactive apart, by start text then stop text: keyed by the texts,
+# whose hashes the row of `HH:MM` times computed already, rather than by a `(start, stop,
+# active)` tuple made and hashed for every window (issue 22), and parsed only when the window
+# is new; and how many there are, against the bound.
+_ACTIVE_WINDOWS: Final[dict[str, dict[str, DayWindow]]] = {}
+_INACTIVE_WINDOWS: Final[dict[str, dict[str, DayWindow]]] = {}
 _windows_kept = 0
 
 
@@ -102,17 +101,16 @@ def _schedule(windows: list[Window] | None) -> Schedule | None:
 def _day_window(window: Window) -> DayWindow:
     """The frozen `DayWindow` of `window`: the one already made for the same times, if kept."""
     global _windows_kept
-    start, stop = time_at_minute(window.start_minute), time_at_minute(window.stop_minute)
-    if start is None or stop is None:
-        raise TypeError("a time the rules refuse reached the value objects")
+    start_text, stop_text = _checked(window.start), _checked(window.stop)
     kept = _ACTIVE_WINDOWS if window.active else _INACTIVE_WINDOWS
-    by_stop = kept.get(start)
-    made = by_stop.get(stop) if by_stop is not None else None
+    by_stop = kept.get(start_text)
+    made = by_stop.get(stop_text) if by_stop is not None else None
     if made is None:
+        start, stop = _checked(parse_time(start_text)), _checked(parse_time(stop_text))
         made = construct(DayWindow, (start, stop, window.active))
         if _windows_kept < DAY_WINDOWS_KEPT:
             _windows_kept += 1
-            kept.setdefault(start, {})[stop] = made
+            kept.setdefault(start_text, {})[stop_text] = made
     return made
 
 

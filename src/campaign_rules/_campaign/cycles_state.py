@@ -39,7 +39,8 @@ class CyclesState:
     `mode`: the `mode` of an enabled block when it is a string, known or not;
     `in_cooldown_mode`: whether that mode is `CyclesMode.COOLDOWN`;
     `schedule`: the raw `cycles.schedule` of an enabled block outside cooldown mode (in
-    cooldown mode the schedule is not in force: `cooldown_mode_has_no_schedule` refuses it);
+    cooldown mode the schedule is not in force: `cycles.cooldown_mode_has_no_schedule`, a row
+    of the table, refuses it);
     `filter_lists`: the filter arrays of an enabled block within the item limit, by name,
     items read (an array over the limit is not read at all, D-filter-lists);
     `dates`: the schedule dates of an enabled block outside cooldown mode that are strings, by

@@ -22,7 +22,6 @@ from campaign_rules._campaign.shape import (
     MemberTypes,
 )
 from campaign_rules._core.compiled import mypyc_attr
-from campaign_rules._core.formats import minute_of_day
 from campaign_rules._core.json import PLAIN_CLASSES, as_string, read_object
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS, SCHEDULE_ONLY_CYCLES_FIELDS, WEEKDAYS
 
@@ -216,16 +215,13 @@ class Window(Site):
 
     `weekday` is the index of its day in `WEEKDAYS`; `active`, whether its `active` member is
     `true`. `start` and `stop` are its `startTime` and `stopTime` when they are strings, else
-    `None` (absent, or of another type: other rules report those);
-    `start_minute` and `stop_minute` the minutes of the day they spell (`minute_of_day`), -1
-    when they are not `HH:MM` (D-time-format): compiled, two native integers, which compare
-    without a call where two `datetime.time`s compare through a generic rich comparison;
-    `time_at_minute` gives the time of day
-    of one. A `Site` itself, so that a window is one object (D-compiled-build). A window object
-    too large to read is a site only, and not in `Document.windows`.
+    `None` (absent, or of another type: other rules report those). Whether they are `HH:MM` is
+    the row `schedule.window_times_are_hh_mm`'s to judge, and the window does not parse them.
+    A `Site` itself, so that a window is one object (D-compiled-build). A window object too
+    large to read is a site only, and not in `Document.windows`.
     """
 
-    __slots__ = ("active", "start", "start_minute", "stop", "stop_minute", "weekday")
+    __slots__ = ("active", "start", "stop", "weekday")
     active: bool
     start: str | None
     stop: str | None
@@ -237,8 +233,6 @@ class Window(Site):
         if self.members is None:  # too large to read: a site only, its members unread
             self.active, self.start, self.stop = False, None, None
         self.weekday = weekday
-        self.start_minute = minute_of_day(self.start) if self.start is not None else -1
-        self.stop_minute = minute_of_day(self.stop) if self.stop is not None else -1
 
     def _scan(self, members: dict[Any, object], kind: ObjectKind) -> bool:
         """`Site._scan`, with the window's three members read on the way, once.

@@ -22,7 +22,7 @@ from campaign_rules._cli.options import refuse_outputs_that_are_inputs
 from campaign_rules._cli.outputs import CannotWrite, guarded_stdout
 from campaign_rules._cli.signals import Stopped
 from campaign_rules._cli.wording import printable
-from campaign_rules._export.catalogue import catalogue, render_markdown
+from campaign_rules._export.catalogue import catalogue, render_markdown, rule_readings
 from campaign_rules._export.json_schema import render_schema
 from campaign_rules._export.openapi import render_openapi
 from campaign_rules.schema import ruleset
@@ -134,7 +134,12 @@ def _parser() -> tuple[
 
 
 def _rules_json() -> str:
-    """What `rules --json` prints: the rule set's identity and every rule of the catalogue."""
+    """What `rules --json` prints: the rule set's identity and every rule of the catalogue.
+
+    Each rule with how its verdict is made: its scope, its gates, and its row's pointers and
+    constraint or its function (`rule_readings`).
+    """
+    readings = rule_readings()
     rows = [
         {
             "id": info.id,
@@ -143,6 +148,7 @@ def _rules_json() -> str:
             "status": info.status,
             "source": info.source,
             "summary": info.summary,
+            **readings[info.id],
         }
         for info in catalogue()
     ]

@@ -23,10 +23,18 @@ from campaign_rules._rules.table import (
     STORED_CAMPAIGN_RULES,
     THREAD_PATH_RULES,
     UPDATE_RULES,
+    Gate,
     Rule,
 )
 
-__all__ = ["OTHER_CHECKS", "OtherCheck", "RuleInfo", "catalogue", "render_markdown"]
+__all__ = [
+    "OTHER_CHECKS",
+    "OtherCheck",
+    "RuleInfo",
+    "catalogue",
+    "render_markdown",
+    "rule_readings",
+]
 
 
 @attrs.frozen
@@ -52,7 +60,16 @@ def catalogue() -> tuple[RuleInfo, ...]:
     `check_idempotency_key`, the lifecycle rules by `check_transition`, the idempotency rules
     by `request_fingerprint` and `decide_idempotency`, the rate rules by `RateLimiter.acquire`.
     """
-    stages: tuple[tuple[str, tuple[Rule[Any], ...]], ...] = (
+    return tuple(
+        RuleInfo(rule.id, rule.key, STATUS_OF_KEY[rule.key], rule.source, rule.summary, stage)
+        for stage, rules in _stages()
+        for rule in rules
+    )
+
+
+def _stages() -> tuple[tuple[str, tuple[Rule[Any], ...]], ...]:
+    """Every table of rules, with the stage it runs at, in the order the stages run."""
+    return (
         ("body", BODY_RULES),
         ("create", CREATE_RULES),
         ("lookup", LOOKUP_RULES),
@@ -64,11 +81,44 @@ def catalogue() -> tuple[RuleInfo, ...]:
         ("idempotency", (*FINGERPRINT_RULES, *IDEMPOTENCY_RULES)),
         ("rate", RATE_RULES),
     )
-    return tuple(
-        RuleInfo(rule.id, rule.key, STATUS_OF_KEY[rule.key], rule.source, rule.summary, stage)
-        for stage, rules in stages
-        for rule in rules
-    )
+
+
+def rule_readings() -> dict[str, dict[str, Any]]:
+    """What `rules --json` adds to each rule of the catalogue, by id: how its verdict is made.
+
+    `scope` (what of its subject it reads), `gates` (every other condition of its verdict:
+    `Rule.gates`), and either its row's `pointers` and `constraint` (`_rules.keywords`) or
+    its `function`, as `"module:qualname"`.
+    """
+    readings: dict[str, dict[str, Any]] = {}
+    for _, rules in _stages():
+        for rule in rules:
+            reading: dict[str, Any] = {
+                "scope": rule.scope.value,
+                "gates": [
+                    {
+                        "kind": gate.kind,
+                        "says": gate.says,
+                        **({"rule": gate.rule} if gate.rule else {}),
+                    }
+                    for gate in rule.gates
+                ],
+            }
+            if rule.constraint is not None:
+                reading["pointers"] = list(rule.pointers)
+                reading["constraint"] = dict(rule.constraint)
+            else:
+                reading["function"] = f"{rule.check.__module__}:{rule.check.__qualname__}"
+            readings[rule.id] = reading
+    return readings
+
+
+def _gate_json(gate: Gate) -> dict[str, str]:
+    """A gate as `rules --json` gives it: its kind, in words, and the rule it names, if any."""
+    written = {"kind": gate.kind, "says": gate.says}
+    if gate.rule is not None:
+        written["rule"] = gate.rule
+    return written
 
 
 _HEADER = """\

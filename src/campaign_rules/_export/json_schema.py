@@ -1,12 +1,14 @@
 r"""The JSON Schema (draft 2020-12) of the campaign creation input, generated from its rules.
 
-Every type comes from `_campaign.shape`, every bound, default and channel table from
-`_core.limits`, every enumeration from `_core.enums` and the tzdata list, and the cycles mode
-requirements from the rule module that enforces them; this module writes down only how JSON
-Schema says each of them. A payload the schema accepts is one `validate_create(payload)`
-accepts, except where JSON Schema cannot say a rule: `SCHEMA_EXCEPTIONS` lists those rules, and
-D-json-schema (docs/decisions.md) says why. The agreement tests check both directions on every
-case file and thousands of drawn payloads, under Python's jsonschema and under ajv.
+Every type comes from `_campaign.shape`; every constraint on a member's value from the rows of
+the rule table that judge it (`_rules.table`: their `constraint`, each keyword written as
+`_exported` says, docs/constraints.md); every default and channel table from `_core.limits`,
+and the cycles mode requirements from the rule module that enforces them; this module writes
+down only how JSON Schema says each of them. A payload the schema accepts is one
+`validate_create(payload)` accepts, except where JSON Schema cannot say a rule:
+`SCHEMA_EXCEPTIONS` lists those rules, and D-json-schema (docs/decisions.md) says why. The
+agreement tests check both directions on every case file and thousands of drawn payloads, under
+Python's jsonschema and under ajv.
 
 Formats are the `pattern`s of `_export/patterns.py`, which every regular expression dialect
 reads alike.
@@ -36,23 +38,18 @@ from campaign_rules._core.enums import CyclesMode, IntegrationType
 from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
     CONTACT_STATUSES,
-    COOLDOWN_MINUTES,
     DEFAULT_MESSAGE_LIMIT,
     DEFAULT_RETRIES,
     DEFAULT_TIMEZONE,
-    FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
-    MAX_ITERATIONS,
-    MESSAGE_LIMIT,
-    NAME_MAX_LENGTH,
     OBJECT_MAX_MEMBERS,
-    RETRIES,
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
-    Bounds,
 )
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.patterns import DATE, HH_MM, NOT_BLANK, UUID_V4
+from campaign_rules._rules.scope import Scope
+from campaign_rules._rules.table import CREATE_RULES
 
 __all__ = ["SCHEMA_DIALECT", "SCHEMA_EXCEPTIONS", "json_schema", "render_schema"]
 
@@ -150,27 +147,65 @@ def _object(
     }
 
 
-def _integer(bounds: Bounds, default: int | None = None) -> dict[str, Any]:
-    limits: dict[str, Any] = {"minimum": bounds.low, "maximum": bounds.high}
-    return limits if default is None else {**limits, "default": default}
+def _exported(keyword: str, argument: object) -> dict[str, Any]:
+    """How JSON Schema says one keyword of a row's constraint (`_rules.keywords.VOCABULARY`).
+
+    JSON Schema's own keywords as they are; the library's as the `pattern` or the `enum` of
+    the same values (D-json-schema: no `format`).
+    """
+    if keyword == "notBlank":
+        return {"pattern": NOT_BLANK}
+    if keyword == "uuidV4":
+        return UUID_V4.keywords()
+    if keyword == "ianaZone":
+        return {"enum": sorted(timezone_names())}
+    if keyword == "hhMm":
+        return HH_MM.keywords()
+    if keyword == "isoDate":
+        return DATE.keywords()
+    if keyword == "itemsUnique":
+        return {"uniqueItems": True}
+    return {keyword: list(argument) if isinstance(argument, (list, tuple)) else argument}
+
+
+def _declared(pointer: str, cooldown: bool = False) -> dict[str, Any]:
+    """The keywords of every row that judges the value at `pointer`, in table order.
+
+    The rows on its items, at `pointer/*`, under `items`. The rows of an enabled block in
+    cooldown mode with `cooldown`, the others without: the schema says the two apart.
+    """
+    declared: dict[str, Any] = {}
+    for rule in CREATE_RULES:
+        if rule.constraint is None or (rule.scope is Scope.COOLDOWN_CYCLES) != cooldown:
+            continue
+        if pointer in rule.pointers:
+            target = declared
+        elif f"{pointer}/*" in rule.pointers:
+            target = declared.setdefault("items", {})
+        else:
+            continue
+        for keyword, argument in rule.constraint.items():
+            target.update(_exported(keyword, argument))
+    if "items" in declared:  # the array's own keywords first, as the schema was always written
+        declared["items"] = declared.pop("items")
+    return declared
 
 
 def _campaign_members() -> dict[str, dict[str, Any]]:
+    declared = {name: _declared(f"/{name}") for name in CAMPAIGN_MEMBERS}
     return {
-        "name": {"maxLength": NAME_MAX_LENGTH, "pattern": NOT_BLANK},
-        "agent_id": UUID_V4.keywords(),
-        "integration_id": {"minLength": 1},
-        "integration_type": {"enum": [channel.value for channel in IntegrationType]},
-        "timezone": {"enum": sorted(timezone_names()), "default": DEFAULT_TIMEZONE},
-        "retries": _integer(RETRIES, DEFAULT_RETRIES),
-        "message_limit": _integer(MESSAGE_LIMIT, DEFAULT_MESSAGE_LIMIT),
+        **{name: keywords for name, keywords in declared.items() if keywords},
+        "timezone": {**declared["timezone"], "default": DEFAULT_TIMEZONE},
+        "retries": {**declared["retries"], "default": DEFAULT_RETRIES},
+        "message_limit": {**declared["message_limit"], "default": DEFAULT_MESSAGE_LIMIT},
         "scheduling": _ref("schedule"),
         "cycles": _ref("cycles"),
     }
 
 
 def _window_members() -> dict[str, dict[str, Any]]:
-    return {name: HH_MM.keywords() for name in (START_TIME, STOP_TIME)}
+    # The windows of both schedules are judged alike: the `scheduling` ones say it.
+    return {name: _declared(f"/scheduling/*/{name}") for name in (START_TIME, STOP_TIME)}
 
 
 def _cycles() -> dict[str, Any]:
@@ -186,19 +221,12 @@ def _cycles() -> dict[str, Any]:
 
 def _enabled_cycles() -> dict[str, Any]:
     """An enabled block: its members, and what each mode requires and refuses (spec 2.4)."""
-    filter_list = {
-        "maxItems": FILTER_LIST_MAX_ITEMS,
-        "uniqueItems": True,
-        "items": {"type": "string", "minLength": 1},
-    }
     block = _object(
         CYCLES_MEMBERS,
         REQUIRED_CYCLES_MEMBERS,
         {
-            "mode": {"enum": [mode.value for mode in CyclesMode]},
-            "max_iterations": _integer(MAX_ITERATIONS),
-            "cooldown_minutes": _integer(COOLDOWN_MINUTES),
-            **dict.fromkeys(FILTER_LISTS, filter_list),
+            name: _declared(f"/cycles/{name}")
+            for name in ("mode", "max_iterations", "cooldown_minutes", *FILTER_LISTS)
         },
     )
     # The schedule fields' types depend on the mode (spec 2.4 rule 3): `allOf` below says them.
@@ -210,7 +238,7 @@ def _enabled_cycles() -> dict[str, Any]:
     schedule_fields = {
         "schedule": {"type": _types(CYCLES_MEMBERS["schedule"]), **_ref("schedule")},
         **{
-            name: {"type": _types(CYCLES_MEMBERS[name]), **DATE.keywords()}
+            name: {"type": _types(CYCLES_MEMBERS[name]), **_declared(f"/cycles/{name}")}
             for name in SCHEDULE_ONLY_CYCLES_FIELDS
             if name != "schedule"
         },
@@ -220,7 +248,10 @@ def _enabled_cycles() -> dict[str, Any]:
             # spec 2.4 rule 3: in cooldown mode the schedule fields are absent or null.
             "if": in_cooldown,
             "then": {
-                "properties": {name: {"type": "null"} for name in SCHEDULE_ONLY_CYCLES_FIELDS}
+                "properties": {
+                    name: _declared(f"/cycles/{name}", cooldown=True)
+                    for name in SCHEDULE_ONLY_CYCLES_FIELDS
+                }
             },
             "else": {"properties": schedule_fields},
         },

@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from campaign_rules._core.json import as_integer, json_type
-from campaign_rules._core.limits import Bounds
+from campaign_rules._core.json import json_type
 
-__all__ = ["article_of", "integer_outside", "with_article"]
-
-
-def integer_outside(value: object, bounds: Bounds) -> bool:
-    """Whether `value` is an integer outside `bounds`; `False` for any other value.
-
-    A value that is not an integer is the type rule's to report.
-    """
-    number = as_integer(value)
-    return number is not None and number not in bounds
+__all__ = ["article_of", "with_article"]
 
 
 def with_article(type_name: str) -> str:

@@ -12,9 +12,9 @@ from typing import Final
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.findings import ready
-from campaign_rules._core.json import as_string, item_path
 from campaign_rules._core.unicode import has_surrogate
 from campaign_rules._core.violations import Finding
+from campaign_rules._rules.reader import as_string, item_path
 
 __all__ = [
     "agent_exists",

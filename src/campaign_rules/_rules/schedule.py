@@ -7,48 +7,32 @@ from typing import Final
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._campaign.sites import WINDOW_PATHS
-from campaign_rules._core.findings import PathThen, ReadyFindings, places
-from campaign_rules._core.json import member_path
+from campaign_rules._core.findings import ReadyFindings, places
+from campaign_rules._core.formats import minute_of_day
 from campaign_rules._core.violations import Finding
+from campaign_rules._rules.reader import member_path
 
-__all__ = ["window_starts_before_stop", "window_times_are_hh_mm"]
+__all__ = ["window_starts_before_stop"]
 
-# What each rule says of a window's time, made once for each window's member (`ReadyFindings`).
+# What the rule says of a window's stop, made once for each window (`ReadyFindings`). That each
+# time is `HH:MM` is a row of the table (`schedule.window_times_are_hh_mm`).
 _WINDOWS: Final = [path for paths in WINDOW_PATHS.values() for path in paths]
-_NOT_HH_MM: Final = ReadyFindings(
-    PathThen("must be a 24-hour time HH:MM, 00:00 to 23:59"),
-    places(_WINDOWS, (START_TIME, STOP_TIME)),
-)
 _NOT_LATER: Final = ReadyFindings(
     lambda path, window: f"{path} must be later than {member_path(window, START_TIME)}",
     places(_WINDOWS, (STOP_TIME,)),
 )
 
 
-def window_times_are_hh_mm(doc: Document, findings: list[Finding]) -> None:
-    """Reads each time of the windows in force (`Document.windows`) that is a string, once.
-
-    A time that does not parse is reported at its path; a missing time, or one of another type,
-    is the shape rules'.
-    """
-    for window in doc.windows:
-        # A member that is missing or not a string (text None) is another rule's to report;
-        # a minute of the day below 0 is a string that is not HH:MM (`Window`).
-        if window.start is not None and window.start_minute < 0:
-            findings.append(_NOT_HH_MM.at(window.path, START_TIME))
-        if window.stop is not None and window.stop_minute < 0:
-            findings.append(_NOT_HH_MM.at(window.path, STOP_TIME))
-
-
 def window_starts_before_stop(doc: Document, findings: list[Finding]) -> None:
-    """Compares the parsed times of each window in force; reports a stop not later at its path.
+    """Compares the times of each window in force; reports a stop not later at its path.
 
-    A window a time of which did not parse is skipped: `window_times_are_hh_mm` reports it.
+    Two `HH:MM` texts compare as the times they spell (two digits, a colon, two digits), so the
+    texts are compared first, and only a stop not after its start is parsed, with its start:
+    a window a time of which is missing or not `HH:MM` is skipped (another rule reports it).
     """
     for window in doc.windows:
-        # Its minutes of the day: native integers, compiled (`Window`).
-        start, stop = window.start_minute, window.stop_minute
-        if start < 0 or stop < 0:
-            continue  # a time that is missing or not HH:MM is another rule's to report
-        if start >= stop:
+        start, stop = window.start, window.stop
+        if start is None or stop is None or start < stop:
+            continue  # in order, or a time missing: nothing to report here
+        if minute_of_day(start) >= 0 and minute_of_day(stop) >= 0:
             findings.append(_NOT_LATER.at(window.path, STOP_TIME))

@@ -9,7 +9,7 @@ rule 3"), an RFC, or a decision of `docs/decisions.md` ("D-time-format").
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final, Generic, TypeVar
 
 from campaign_rules._campaign.change import Change
@@ -38,7 +38,9 @@ from campaign_rules._core.limits import (
     RESPONSE_OPAQUE_MAX_DEPTH,
     RESPONSE_OPAQUE_MAX_VALUES,
     RETRIES,
+    SCHEDULE_ONLY_CYCLES_FIELDS,
     THREAD_ID_MAX_LENGTH,
+    Bounds,
 )
 from campaign_rules._core.strict_json import BodyReading
 from campaign_rules._core.violations import Finding
@@ -55,6 +57,9 @@ from campaign_rules._rules import (
     text,
     update,
 )
+from campaign_rules._rules._common import with_article
+from campaign_rules._rules.keywords import keyword_checks
+from campaign_rules._rules.plan import RowCheck
 from campaign_rules._rules.scope import POSSIBLE_FACTS, Scope, reads_in
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
@@ -76,6 +81,7 @@ __all__ = [
     "STORED_CAMPAIGN_RULES",
     "THREAD_PATH_RULES",
     "UPDATE_RULES",
+    "Gate",
     "Rule",
 ]
 
@@ -86,6 +92,35 @@ def _one_of(values: type[enum.Enum]) -> str:
     """The wire values of an enumeration, for a summary: "`cooldown` or `scheduled`"."""
     spelt = [f"`{member.value}`" for member in values]
     return f"{', '.join(spelt[:-1])} or {spelt[-1]}"
+
+
+def _values(values: type[enum.Enum]) -> list[str]:
+    """The wire values of an enumeration, for a row's `enum`."""
+    return [str(member.value) for member in values]
+
+
+def _bounds(bounds: Bounds) -> dict[str, object]:
+    """The constraint of an integer within `bounds`."""
+    return {"minimum": bounds.low, "maximum": bounds.high}
+
+
+class Gate:
+    """A condition a rule's verdict depends on besides the value it judges.
+
+    `kind`: `scope` (what of its subject the rule reads, `Scope`), `type` (a value of
+    another JSON type is the rule `rule`'s), or `defers_to` (a value, an array or an item the
+    rule `rule` refuses is that rule's); `says`: the condition in words.
+    """
+
+    __slots__ = ("kind", "rule", "says")
+
+    def __init__(self, kind: str, says: str, rule: str | None = None) -> None:
+        self.kind = kind
+        self.says = says
+        self.rule = rule
+
+    def __repr__(self) -> str:
+        return f"Gate({self.kind!r}, {self.says!r}, {self.rule!r})"
 
 
 _400 = ErrorKey.INVALID_REQUEST
@@ -104,9 +139,28 @@ class Rule(Generic[Subject]):
     of an enumeration.
     A plain slotted class rather than an attrs one: the table is made at every import, and it
     is never changed after.
+
+    A row (`row`) has no function of its own: its `pointers` (RFC 6901, `*` for each item or
+    window) and its `constraint` (`_rules.keywords`) say what it checks, `says` what its
+    finding says after the value's path, and `defers_to` the rules whose refusal of the same
+    value, of its array or of its items leaves the value to them; its `check` is made of these
+    (`_rules.plan.RowCheck`). A rule with a function has no pointers and no constraint.
+    `gates` lists every condition its verdict depends on besides the value (`_plan_rows`).
     """
 
-    __slots__ = ("check", "id", "key", "scope", "source", "summary")
+    __slots__ = (
+        "check",
+        "constraint",
+        "defers_to",
+        "gates",
+        "id",
+        "key",
+        "pointers",
+        "says",
+        "scope",
+        "source",
+        "summary",
+    )
 
     def __init__(
         self,
@@ -116,6 +170,10 @@ class Rule(Generic[Subject]):
         summary: str,
         check: Callable[[Subject, list[Finding]], None],
         scope: Scope = Scope.SUBJECT,
+        pointers: tuple[str, ...] = (),
+        constraint: Mapping[str, object] | None = None,
+        says: str = "",
+        defers_to: tuple[str, ...] = (),
     ) -> None:
         self.id = id
         self.key = key
@@ -123,9 +181,33 @@ class Rule(Generic[Subject]):
         self.summary = summary
         self.check = check
         self.scope = scope
+        self.pointers = pointers
+        self.constraint = constraint
+        self.says = says
+        self.defers_to = defers_to
+        self.gates: tuple[Gate, ...] = ()
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, {self.key}, {self.source!r})"
+
+
+def _unplanned(subject: object, findings: list[Finding]) -> None:
+    """The check of a row until `_plan_rows` makes its own, at import."""
+
+
+def _row(
+    id: str,
+    key: ErrorKey,
+    source: str,
+    summary: str,
+    pointers: tuple[str, ...],
+    constraint: Mapping[str, object],
+    says: str,
+    scope: Scope = Scope.SUBJECT,
+    defers_to: tuple[str, ...] = (),
+) -> Rule[Document]:
+    """A rule row: what the values at `pointers` must be, with no function of its own."""
+    return Rule(id, key, source, summary, _unplanned, scope, pointers, constraint, says, defers_to)
 
 
 # The scopes of the creation rules, as the column spells them.
@@ -145,29 +227,29 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     Rule("payload.known_members_only", _400, "spec 2.1, 2.3, 2.4; D-unknown-members, D-hostile-input", "Every object holds only the members its spec table lists.", shape.known_members_only, _SITES),
     Rule("payload.required_members_present", _400, "spec 2.1; D-window-members", "Every object holds its required members.", shape.required_members_present, _SITES),
     Rule("payload.members_have_json_types", _400, "spec 2.1, 2.3, 2.4; D-error-keys, D-integral-floats, D-null-members", "Every known member holds a value of its JSON type.", shape.members_have_json_types, _SITES),
-    Rule("name.within_max_length", _400, "spec 2.1, 8; D-blank-name", f"`name` is at most {NAME_MAX_LENGTH} characters.", fields.name_within_max_length, _ALL),
-    Rule("name.not_blank", _400, "D-blank-name", "`name` has a character other than white space.", fields.name_not_blank, _ALL),
-    Rule("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", "`agent_id` is a UUID v4 in 8-4-4-4-12 form.", fields.agent_id_is_uuid_v4, _ALL),
-    Rule("integration_id.not_empty", _400, "D-integration-id", "`integration_id` is not the empty string.", fields.integration_id_not_empty, _ALL),
-    Rule("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; D-error-keys", f"`integration_type` is {_one_of(IntegrationType)}.", fields.integration_type_is_supported, _ALL),
-    Rule("timezone.is_iana_name", _400, "spec 2.1; D-timezone", "`timezone` is an IANA time zone name listed by the tzdata package.", fields.timezone_is_iana_name, _ALL),
-    Rule("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", fields.retries_within_bounds, _ALL),
-    Rule("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", fields.message_limit_within_bounds, _ALL),
+    _row("name.within_max_length", _400, "spec 2.1, 8; D-blank-name", f"`name` is at most {NAME_MAX_LENGTH} characters.", ("/name",), {"maxLength": NAME_MAX_LENGTH}, f"must be at most {NAME_MAX_LENGTH} characters"),
+    _row("name.not_blank", _400, "D-blank-name", "`name` has a character other than white space.", ("/name",), {"notBlank": True}, "must not be empty or only white space", defers_to=("name.within_max_length",)),
+    _row("agent_id.is_uuid_v4", _400, "spec 2.1; D-agent-id", "`agent_id` is a UUID v4 in 8-4-4-4-12 form.", ("/agent_id",), {"uuidV4": True}, "must be a UUID v4 in 8-4-4-4-12 form"),
+    _row("integration_id.not_empty", _400, "D-integration-id", "`integration_id` is not the empty string.", ("/integration_id",), {"minLength": 1}, "must not be empty"),
+    _row("integration_type.is_supported", ErrorKey.INVALID_INTEGRATION_TYPE, "spec 2.1, 7.3; D-error-keys", f"`integration_type` is {_one_of(IntegrationType)}.", ("/integration_type",), {"enum": _values(IntegrationType)}, f"must be one of {', '.join(_values(IntegrationType))}"),
+    _row("timezone.is_iana_name", _400, "spec 2.1; D-timezone", "`timezone` is an IANA time zone name listed by the tzdata package.", ("/timezone",), {"ianaZone": True}, "must be an IANA time zone name"),
+    _row("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", ("/retries",), _bounds(RETRIES), f"must be {RETRIES.describe()}"),
+    _row("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", ("/message_limit",), _bounds(MESSAGE_LIMIT), f"must be {MESSAGE_LIMIT.describe()}"),
     Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3; D-channel-fields", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type, _ALL),
     Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode, _ALL),
-    Rule("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", schedule.window_times_are_hh_mm, _WINDOWS),
+    _row("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", ("/scheduling/*/startTime", "/scheduling/*/stopTime", "/cycles/schedule/*/startTime", "/cycles/schedule/*/stopTime"), {"hhMm": True}, "must be a 24-hour time HH:MM, 00:00 to 23:59", _WINDOWS),
     Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop, _WINDOWS),
     Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; D-error-keys", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call, _CYCLES),
     Rule("cycles.required_when_enabled", _400, "D-cycles-required", "An enabled block has `mode`, `max_iterations` and its mode's own field.", cycles.required_when_enabled, _CYCLES),
-    Rule("cycles.mode_is_known", _400, "spec 2.4", f"`cycles.mode` is {_one_of(CyclesMode)}.", cycles.mode_is_known, _CYCLES),
-    Rule("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", f"`cycles.max_iterations` is {MAX_ITERATIONS.describe()}.", cycles.max_iterations_within_bounds, _CYCLES),
-    Rule("cycles.cooldown_minutes_within_bounds", _400, "spec 2.4, 8", f"`cycles.cooldown_minutes` is {COOLDOWN_MINUTES.describe()}.", cycles.cooldown_minutes_within_bounds, _CYCLES),
-    Rule("cycles.filter_lists_within_max_items", _400, "D-filter-lists", f"`cycles.filter_statuses` and `cycles.filter_tags` hold at most {FILTER_LIST_MAX_ITEMS} items.", cycles.filter_lists_within_max_items, _CYCLES),
-    Rule("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", "Each filter item is a non-empty string.", cycles.filter_items_are_non_empty_strings, _CYCLES),
-    Rule("cycles.filter_items_are_unique", _400, "D-filter-lists", "No filter item repeats an earlier one.", cycles.filter_items_are_unique, _CYCLES),
+    _row("cycles.mode_is_known", _400, "spec 2.4", f"`cycles.mode` is {_one_of(CyclesMode)}.", ("/cycles/mode",), {"enum": _values(CyclesMode)}, f"must be one of {', '.join(_values(CyclesMode))}", _CYCLES),
+    _row("cycles.max_iterations_within_bounds", _400, "spec 2.4, 8", f"`cycles.max_iterations` is {MAX_ITERATIONS.describe()}.", ("/cycles/max_iterations",), _bounds(MAX_ITERATIONS), f"must be {MAX_ITERATIONS.describe()}", _CYCLES),
+    _row("cycles.cooldown_minutes_within_bounds", _400, "spec 2.4, 8", f"`cycles.cooldown_minutes` is {COOLDOWN_MINUTES.describe()}.", ("/cycles/cooldown_minutes",), _bounds(COOLDOWN_MINUTES), f"must be {COOLDOWN_MINUTES.describe()}", _CYCLES),
+    _row("cycles.filter_lists_within_max_items", _400, "D-filter-lists", f"`cycles.filter_statuses` and `cycles.filter_tags` hold at most {FILTER_LIST_MAX_ITEMS} items.", ("/cycles/filter_statuses", "/cycles/filter_tags"), {"maxItems": FILTER_LIST_MAX_ITEMS}, f"must hold at most {FILTER_LIST_MAX_ITEMS} items", _CYCLES),
+    _row("cycles.filter_items_are_non_empty_strings", _400, "spec 2.4; D-filter-lists", "Each filter item is a non-empty string.", ("/cycles/filter_statuses/*", "/cycles/filter_tags/*"), {"type": "string", "minLength": 1}, "must be a non-empty string", _CYCLES, defers_to=("cycles.filter_lists_within_max_items",)),
+    _row("cycles.filter_items_are_unique", _400, "D-filter-lists", "No filter item repeats an earlier one.", ("/cycles/filter_statuses", "/cycles/filter_tags"), {"itemsUnique": True}, "repeats an earlier item", _CYCLES, defers_to=("cycles.filter_lists_within_max_items", "cycles.filter_items_are_non_empty_strings")),
     Rule("cycles.filter_statuses_match_channel", ErrorKey.INVALID_STATUS, "spec 2.4; D-contact-statuses", "Each `cycles.filter_statuses` item is a contact status of the campaign's channel.", cycles.filter_statuses_match_channel, _CYCLES),
-    Rule("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; D-error-keys, D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", cycles.cooldown_mode_has_no_schedule, _COOLDOWN),
-    Rule("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", cycles.dates_are_iso, _SCHEDULED),
+    _row("cycles.cooldown_mode_has_no_schedule", ErrorKey.SCHEDULED_MODE_ONLY, "spec 2.4 rule 3; D-error-keys, D-null-members", "In `cooldown` mode, the schedule fields are absent or null.", tuple(f"/cycles/{name}" for name in SCHEDULE_ONLY_CYCLES_FIELDS), {"type": "null"}, "is for scheduled mode only", _COOLDOWN),
+    _row("cycles.dates_are_iso", _400, "spec 2.4; D-cycle-dates", "The schedule dates are ISO 8601 calendar dates, `YYYY-MM-DD`.", ("/cycles/schedule_start_date", "/cycles/schedule_end_date"), {"isoDate": True}, "must be a calendar date YYYY-MM-DD", _SCHEDULED),
     Rule("cycles.start_date_not_after_end_date", _400, "D-cycle-dates", "`cycles.schedule_start_date` is not after `cycles.schedule_end_date`.", cycles.start_date_not_after_end_date, _SCHEDULED),
 )
 
@@ -280,3 +362,54 @@ def _check_scopes(table: tuple[Rule[Document], ...]) -> None:
 
 _check_scopes(CREATE_RULES)
 _check_scopes(LOOKUP_RULES)
+
+# The rule whose value of another JSON type a row's keywords pass (`_rules.keywords`).
+_TYPE_RULE: Final = "payload.members_have_json_types"
+
+
+def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
+    """Make the check and the gates of each row of `table`, from the rows alone, at import."""
+    by_id = {rule.id: rule for rule in table}
+    for rule in table:
+        rule.gates = (Gate("scope", rule.scope.value),) if rule.scope is not Scope.SUBJECT else ()
+        if rule.constraint is None:
+            continue
+        deferred = tuple(by_id[name] for name in rule.defers_to)
+        rule.check = RowCheck(
+            rule.pointers,
+            rule.constraint,
+            rule.says,
+            tuple((other.pointers, other.constraint or {}) for other in deferred),
+        ).entry()
+        rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
+
+
+def _deferral(rule: Rule[Document], other: Rule[Document]) -> Gate:
+    """The gate of a row that defers to `other`: what of its values `other` owns."""
+    if set(rule.pointers) & set(other.pointers):
+        says = f"a value {other.id} refuses is its, and not judged here"
+    elif any(f"{theirs}/*" in rule.pointers for theirs in other.pointers):
+        says = f"an array {other.id} refuses is not read: its bound stops the reading"
+    else:
+        says = f"an item {other.id} refuses is its, and not compared"
+    return Gate("defers_to", says, other.id)
+
+
+def _type_gates(rule: Rule[Document]) -> tuple[Gate, ...]:
+    """The JSON types a row's keywords judge; a value of another is the type rule's."""
+    if all(pointer.endswith("/*") for pointer in rule.pointers):
+        return ()  # an array's items: no type rule reads them, the row's own `type` does
+    if (rule.constraint or {}).get("type") == "null":
+        # spec 2.4 rule 3: in its scope the type rule leaves these members to the row
+        # (`_campaign.sites.COOLDOWN_CYCLES`; tests/test_rule_rows.py holds the two equal).
+        return (Gate("type", f"{_TYPE_RULE} leaves these members to it, any type", _TYPE_RULE),)
+    types = sorted(
+        {keyword.json_type for keyword in keyword_checks(rule.constraint or {})} - {"any"}
+    )
+    return tuple(
+        Gate("type", f"a value that is not {with_article(kind)} is {_TYPE_RULE}'s", _TYPE_RULE)
+        for kind in types
+    )
+
+
+_plan_rows(CREATE_RULES)

@@ -11,9 +11,9 @@ from typing import Final
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.findings import ready
-from campaign_rules._core.json import as_string, item_path
 from campaign_rules._core.unicode import LONE_SURROGATE, has_surrogate
 from campaign_rules._core.violations import Finding
+from campaign_rules._rules.reader import as_string, item_path
 
 __all__ = ["FREE_TEXT_MEMBERS", "free_text_is_unicode"]
 

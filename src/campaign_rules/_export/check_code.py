@@ -1,0 +1,128 @@
+"""The code a rule's verdict is made by, read from the source tree, for the rule pages.
+
+For a rule with a function: the function, then every function and class of the package it
+calls, and what they call, down to the reader (`_rules.reader`), whose functions are named and
+linked to its page rather than shown again. For a row: the keyword checks of its constraint
+and of the rows it defers to (`_rules.keywords`), then what they call, the same way. The
+generic runner and plan (`_rules.runner`, `_rules.plan`) are shown once, on the reader's page,
+not on every rule's. Read from the source files, so that the compiled build, whose functions
+have no source, shows the same.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+from typing import Any, Final
+
+from campaign_rules._rules import reader
+from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
+from campaign_rules._rules.table import Rule
+
+__all__ = ["READER_NAMES", "Piece", "code_of"]
+
+_SOURCE: Final = Path(__file__).resolve().parents[2]
+_PACKAGE: Final = "campaign_rules"
+# The reader's documented functions: named and linked on a rule's page, not shown again.
+READER_NAMES: Final = frozenset(reader.__all__)
+# The modules whose code is the generic machinery, counted once apart (issue 38 item 9).
+_GENERIC: Final = frozenset({"campaign_rules._rules.runner", "campaign_rules._rules.plan"})
+
+
+class Piece:
+    """One function or class of the package a rule's check reaches: where, and its source."""
+
+    __slots__ = ("module", "name", "path", "source")
+
+    def __init__(self, module: str, name: str, path: str, source: str) -> None:
+        self.module = module
+        self.name = name
+        self.path = path
+        self.source = source
+
+
+def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
+    """The code `rule`'s verdict is made by, in reading order, and the reader's it calls."""
+    pieces: list[Piece] = []
+    readers: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    if rule.constraint is None:
+        _add(rule.check.__module__, rule.check.__name__, pieces, readers, seen)
+    else:
+        for keyword in _keywords_of(rule):
+            cls = type(keyword)
+            _add(cls.__module__, cls.__name__, pieces, readers, seen)
+    return pieces, readers
+
+
+def _keywords_of(rule: Rule[Any]) -> list[Keyword]:
+    """The keyword checks a row's verdict runs: its own, its deferrals', as the plan joins them."""
+    from campaign_rules._rules.table import CREATE_RULES
+
+    by_id = {other.id: other for other in CREATE_RULES}
+    constraints = [rule.constraint or {}]
+    constraints += [by_id[name].constraint or {} for name in rule.defers_to]
+    found: list[Keyword] = []
+    for constraint in constraints:
+        joined = constraint_check(constraint)
+        found.append(joined)
+        if isinstance(joined, AllOf):  # it calls each of its keywords' checks
+            found += keyword_checks(constraint)
+    return found
+
+
+def _definition(module: str, name: str) -> tuple[str, str] | None:
+    """The path and source of the top-level function or class `name` of `module`."""
+    path = _SOURCE.joinpath(*module.split(".")).with_suffix(".py")
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name:
+            segment = ast.get_source_segment(text, node)
+            if segment is not None:
+                return str(path.relative_to(_SOURCE.parent)), segment
+    return None
+
+
+def _add(
+    module: str,
+    name: str,
+    pieces: list[Piece],
+    readers: list[str],
+    seen: set[tuple[str, str]],
+) -> None:
+    """Add the definition `name` of `module`, then what it calls, depth first."""
+    if (module, name) in seen or module in _GENERIC:
+        return
+    seen.add((module, name))
+    found = _definition(module, name)
+    if found is None:
+        return
+    path, source = found
+    pieces.append(Piece(module, name, path, source))
+    namespace = vars(importlib.import_module(module))
+    for called in _called_names(source):
+        target = namespace.get(called)
+        if target is None:
+            continue
+        where = getattr(target, "__module__", "") or ""
+        if not where.startswith(_PACKAGE):
+            continue
+        if called in READER_NAMES:
+            if called not in readers:
+                readers.append(called)
+            continue
+        _add(where, getattr(target, "__name__", called), pieces, readers, seen)
+
+
+def _called_names(source: str) -> list[str]:
+    """The plain names `source` calls or names as a base class, in order, once each."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            names.append(node.func.id)
+        elif isinstance(node, ast.ClassDef):
+            names += [base.id for base in node.bases if isinstance(base, ast.Name)]
+    return list(dict.fromkeys(names))

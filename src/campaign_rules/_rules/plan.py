@@ -1,0 +1,384 @@
+"""The plan of a rule row: its pointers and constraint, made at import into one check.
+
+A row of the rule table (`_rules.table`) says what each value at its RFC 6901 pointers must
+be. `RowCheck` is the check the runner calls for it, generated here from the row alone: its
+pointers grouped by the object that holds them, the keyword checks of its constraint
+(`_rules.keywords`), and what its gates leave to other rows. Nothing in it decides a verdict
+that the row does not say.
+
+A pointer is read in the objects in force (`objects in force` below: the payload, an enabled
+cycles block, the windows of the schedules in force, as the `Document` read them once), so a
+row reads what every other rule reads. A `*` stands for each item of an array (as the last
+segment) or each window of a schedule (`/scheduling/*/startTime`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.sites import WINDOW_PATHS, Window
+from campaign_rules._core.findings import PathThen, ReadyFindings
+from campaign_rules._core.violations import Finding
+from campaign_rules._rules.keywords import (
+    AllOf,
+    ItemsUnique,
+    Keyword,
+    constraint_check,
+)
+from campaign_rules._rules.reader import as_string, item_path, member_path, read_list
+
+__all__ = ["PARENTS", "RowCheck", "split_pointer"]
+
+# The objects in force a pointer's parent can be, by the pointer of their parent.
+_ROOT: Final = 0
+_CYCLES: Final = 1
+_SCHEDULING_WINDOWS: Final = 2
+_CYCLES_SCHEDULE_WINDOWS: Final = 3
+PARENTS: Final[dict[str, int]] = {
+    "": _ROOT,
+    "/cycles": _CYCLES,
+    "/scheduling/*": _SCHEDULING_WINDOWS,
+    "/cycles/schedule/*": _CYCLES_SCHEDULE_WINDOWS,
+}
+# The field paths each parent can have, for the findings made at import.
+_PARENT_PATHS: Final[dict[int, tuple[str | None, ...]]] = {
+    _ROOT: (None,),
+    _CYCLES: ("cycles",),
+    _SCHEDULING_WINDOWS: WINDOW_PATHS["scheduling"],
+    _CYCLES_SCHEDULE_WINDOWS: WINDOW_PATHS["cycles.schedule"],
+}
+
+
+def split_pointer(pointer: str) -> tuple[str, str, bool]:
+    """The parent of `pointer`, its member's name, and whether it stands for each item of it.
+
+    `/name` is `("", "name", False)`; `/cycles/filter_tags/*` is `("/cycles", "filter_tags",
+    True)`; `/scheduling/*/startTime` is `("/scheduling/*", "startTime", False)`.
+    """
+    each_item = pointer.endswith("/*") and pointer[:-2] not in PARENTS
+    if each_item:
+        pointer = pointer[:-2]
+    parent, _, name = pointer.rpartition("/")
+    if parent not in PARENTS or not name or "~" in name:
+        raise ValueError(f"{pointer}: no object in force has it")
+    return parent, name, each_item
+
+
+def _refuses(keyword: Keyword | None, value: object) -> bool:
+    """Whether `keyword` refuses `value` (`None`: no keyword, which refuses nothing)."""
+    return keyword is not None and keyword.refuses(value)
+
+
+def _refused(target: _Target, value: object) -> bool:
+    """Whether the row refuses `value` at `target`, unless a row it defers to does first.
+
+    An exact `str` judged by a set of texts (`Keyword.accepted`) is looked up there, without a
+    call of `refuses`.
+    """
+    left_if = target.left_if
+    if left_if is not None and left_if.refuses(value):
+        return False  # the deferred row's: not read further (D-hostile-input)
+    keyword = target.keyword
+    accepted = keyword.accepted
+    if accepted is not None and type(value) is str:
+        return value not in accepted
+    return keyword.refuses(value)
+
+
+def _joined(keywords: list[Keyword]) -> Keyword | None:
+    """The keywords of the rows deferred to, as one check; `None` when there is none."""
+    if not keywords:
+        return None
+    return keywords[0] if len(keywords) == 1 else AllOf(tuple(keywords))
+
+
+class _Target:
+    """One member a row judges in each object of a parent.
+
+    `keyword`: the row's constraint as one check; `left_if`: the check of the rows it defers to
+    at the same pointer (a value it refuses is theirs); `unread_if`: of those at the array, of
+    a row on its items (an array it refuses is not read); `items_left_if`: of those at the
+    items, of a row on an array (an item it refuses is theirs). `null_passes`: whether neither
+    the row nor a deferral refuses `null`, found by asking them: an absent or `null` member is
+    then judged no further.
+    """
+
+    __slots__ = (
+        "each_item",
+        "items_left_if",
+        "keyword",
+        "left_if",
+        "name",
+        "null_passes",
+        "unique",
+        "unread_if",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        each_item: bool,
+        keyword: Keyword,
+        left_if: Keyword | None,
+        unread_if: Keyword | None,
+        items_left_if: Keyword | None,
+    ) -> None:
+        self.name = name
+        self.each_item = each_item
+        self.keyword = keyword
+        self.unique = isinstance(keyword, ItemsUnique)
+        self.null_passes = not keyword.refuses(None)
+        self.left_if = left_if
+        self.unread_if = unread_if
+        self.items_left_if = items_left_if
+
+
+class _Group:
+    """The targets of a row under one parent, in the row's order.
+
+    `lookup_names`: when the row judges a text by a set of texts (`Keyword.accepted`) and
+    every target has no deferral and lets `null` pass, the targets' names (the window's times),
+    else `None`: each value is then judged with nothing read of its target but its name.
+    """
+
+    __slots__ = ("lookup_names", "parent", "targets")
+
+    def __init__(self, parent: int, targets: tuple[_Target, ...]) -> None:
+        self.parent = parent
+        self.targets = targets
+        self.lookup_names: list[str] | None = None
+
+    def settle(self) -> None:
+        """Note `lookup_names`, once every target is added."""
+        simple = self.targets[0].keyword.accepted is not None and all(
+            target.left_if is None and target.null_passes and not target.each_item
+            for target in self.targets
+        )
+        self.lookup_names = [target.name for target in self.targets] if simple else None
+
+
+class RowCheck:
+    """The check of one row, made of its pointers, its constraint and its deferrals.
+
+    `deferred` gives, for each row the row defers to, its pointers and constraint. Called by
+    the runner as a rule's `check`: it reports each value its constraint refuses, at its path,
+    in the order of the row's pointers, object by object.
+    """
+
+    __slots__ = (
+        "_found",
+        "_found_one",
+        "_groups",
+        "_keyword",
+        "_left_if",
+        "_name",
+        "_one",
+        "_says",
+    )
+
+    def __init__(
+        self,
+        pointers: tuple[str, ...],
+        constraint: Mapping[str, object],
+        says: str,
+        deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...],
+    ) -> None:
+        keyword = constraint_check(constraint)
+        groups: list[_Group] = []
+        places: list[tuple[str | None, str]] = []
+        for pointer in pointers:
+            parent_pointer, name, each_item = split_pointer(pointer)
+            parent = PARENTS[parent_pointer]
+            target = _Target(name, each_item, keyword, *_deferrals(pointer, deferred))
+            if groups and groups[-1].parent == parent:
+                groups[-1].targets = (*groups[-1].targets, target)
+            else:
+                groups.append(_Group(parent, (target,)))
+            if not each_item and not target.unique:
+                places += [(path, name) for path in _PARENT_PATHS[parent]]
+        for group in groups:
+            group.settle()
+        self._groups = tuple(groups)
+        self._says = says
+        self._found = ReadyFindings(PathThen(says), places)
+        # A row on one member of the payload, whose `null` passes: the common row, checked by
+        # `check_member`, its target's parts and its finding read into fields of their own.
+        one = groups[0].targets[0]
+        self._one = (
+            len(groups) == 1
+            and groups[0].parent == _ROOT
+            and len(groups[0].targets) == 1
+            and not (one.each_item or one.unique)
+            and one.null_passes
+        )
+        self._name = one.name
+        self._keyword = one.keyword
+        self._left_if = one.left_if
+        self._found_one = self._found.at(None, one.name)
+
+    def entry(self) -> Callable[[Document, list[Finding]], None]:
+        """The check the runner calls: `check_member` for a row on one member, else `check`."""
+        return self.check_member if self._one else self.check
+
+    def check_member(self, doc: Document, findings: list[Finding]) -> None:
+        """`check`, for a row on one member of the payload whose `null` passes."""
+        value = doc.root.get(self._name)
+        if value is None:
+            return
+        # The deferral first: a value it refuses is not read further (a name over the length
+        # limit is never stripped whole, D-hostile-input).
+        left_if = self._left_if
+        if left_if is not None and left_if.refuses(value):
+            return
+        keyword = self._keyword
+        accepted = keyword.accepted
+        if accepted is not None and type(value) is str:
+            if value not in accepted:
+                findings.append(self._found_one)
+        elif keyword.refuses(value):
+            findings.append(self._found_one)
+
+    def check(self, doc: Document, findings: list[Finding]) -> None:
+        """Report each value of `doc` at the row's pointers that its constraint refuses."""
+        for group in self._groups:
+            parent = group.parent
+            if parent == _ROOT:
+                self._judge(None, doc.root, group.targets, findings)
+            elif parent == _CYCLES:
+                block = doc.cycles.block
+                if block is not None:
+                    self._judge("cycles", block, group.targets, findings)
+            else:
+                windows: list[Window] | None = (
+                    doc.scheduling_windows
+                    if parent == _SCHEDULING_WINDOWS
+                    else doc.cycles_schedule_windows
+                )
+                if windows is not None:
+                    self._judge_windows(windows, group, findings)
+
+    def _judge_windows(self, windows: list[Window], group: _Group, findings: list[Finding]) -> None:
+        """`_judge` each readable window of a schedule, in one loop (a window has no array)."""
+        targets = group.targets
+        names = group.lookup_names
+        # A row has one constraint: its targets share their keyword (`_Group.lookup_names`).
+        keyword = targets[0].keyword
+        accepted = keyword.accepted
+        if names is not None and accepted is not None:  # the window's times: ten a body and more
+            for window in windows:
+                members = window.members
+                if members is None:
+                    continue
+                for name in names:
+                    value = members.get(name)
+                    if value is None:
+                        continue
+                    if value not in accepted if type(value) is str else keyword.refuses(value):
+                        findings.append(self._found.at(window.path, name))
+            return
+        for window in windows:
+            members = window.members
+            if members is None:
+                continue
+            for target in targets:
+                value = members.get(target.name)
+                if value is None and target.null_passes:
+                    continue
+                if _refused(target, value):
+                    findings.append(self._found.at(window.path, target.name))
+
+    def _judge(
+        self,
+        path: str | None,
+        members: dict[str, object],
+        targets: tuple[_Target, ...],
+        findings: list[Finding],
+    ) -> None:
+        """Judge each target member of the object at `path`, whose members are `members`."""
+        for target in targets:
+            value = members.get(target.name)
+            if target.each_item or target.unique:
+                self._judge_items(path, value, target, findings)
+                continue
+            if value is None and target.null_passes:
+                continue
+            if _refused(target, value):
+                findings.append(self._found.at(path, target.name))
+
+    def _judge_items(
+        self, parent: str | None, value: object, target: _Target, findings: list[Finding]
+    ) -> None:
+        """Judge the items of the array `value`, member `target.name` of the object at `parent`.
+
+        Unless a deferred row refuses the array: then it is that row's, and not read.
+        """
+        if _refuses(target.unread_if, value):
+            return
+        items = read_list(value)
+        if items is None:
+            return
+        if target.unique:
+            # The row judges the array itself: a deferred row at its pointer refuses it whole.
+            if _refuses(target.left_if, value):
+                return
+            _report_repeats(parent, target.name, items, target.items_left_if, self._says, findings)
+            return
+        keyword, left_if = target.keyword, target.left_if
+        for index, item in enumerate(items):
+            if (left_if is None or not left_if.refuses(item)) and keyword.refuses(item):
+                at = item_path(member_path(parent, target.name), index)
+                findings.append(Finding(at, f"{at} {self._says}"))
+
+
+def _report_repeats(
+    parent: str | None,
+    name: str,
+    items: list[object],
+    left_if: Keyword | None,
+    says: str,
+    findings: list[Finding],
+) -> None:
+    """Report each string item of `items`, member `name` of `parent`, equal to an earlier one.
+
+    An item a deferred row refuses (`left_if`) is that row's, and not compared.
+    """
+    if len(items) < 2:
+        return  # nothing to repeat: no set made and freed
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        if left_if is not None and left_if.refuses(item):
+            continue
+        text = as_string(item)
+        if text is None:
+            continue
+        if text in seen:
+            at = item_path(member_path(parent, name), index)
+            findings.append(Finding(at, f"{at} {says}"))
+        seen.add(text)
+
+
+def _deferrals(
+    pointer: str, deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...]
+) -> tuple[Keyword | None, Keyword | None, Keyword | None]:
+    """What the rows deferred to refuse at `pointer`, at its array, and at its items.
+
+    Refuses, at import, a deferral to a row that judges none of them: it would leave nothing.
+    """
+    left_if: list[Keyword] = []
+    unread_if: list[Keyword] = []
+    items_left_if: list[Keyword] = []
+    for their_pointers, constraint in deferred:
+        for theirs in their_pointers:
+            if theirs == pointer:
+                left_if.append(constraint_check(constraint))
+            elif pointer == f"{theirs}/*":
+                unread_if.append(constraint_check(constraint))
+            elif theirs == f"{pointer}/*":
+                items_left_if.append(constraint_check(constraint))
+    if deferred and not (left_if or unread_if or items_left_if):
+        raise ValueError(
+            f"{pointer}: a row it defers to judges neither it, its array nor its items"
+        )
+    return _joined(left_if), _joined(unread_if), _joined(items_left_if)
