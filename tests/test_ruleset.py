@@ -255,7 +255,7 @@ def edit(root: Path, module: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-RETRIES_CHECK = 'if integer_outside(doc.root.get("retries"), RETRIES):'
+CHANNEL_CHECK = "if name in doc.root:"
 
 
 def test_a_copy_of_the_package_has_the_same_fingerprint(scratch: Path) -> None:
@@ -266,15 +266,18 @@ def test_a_changed_rule_function_changes_it(scratch: Path) -> None:
     edit(
         scratch,
         "_rules/fields.py",
-        RETRIES_CHECK,
-        RETRIES_CHECK.replace("RETRIES", "MESSAGE_LIMIT"),
+        CHANNEL_CHECK,
+        CHANNEL_CHECK.replace(" in ", " not in "),
     )
     assert scratch_fingerprint(scratch) != fingerprint()
 
 
-def test_a_changed_helper_a_rule_calls_changes_it(scratch: Path) -> None:
+def test_a_changed_keyword_check_a_row_is_judged_by_changes_it(scratch: Path) -> None:
     edit(
-        scratch, "_rules/_common.py", "number not in bounds", "number not in bounds or number == 3"
+        scratch,
+        "_rules/keywords.py",
+        "return text is not None and text not in self.values",
+        "return text is not None and text in self.values",
     )
     assert scratch_fingerprint(scratch) != fingerprint()
 
@@ -283,14 +286,14 @@ def test_reworded_docstrings_comments_and_layout_keep_it(scratch: Path) -> None:
     edit(
         scratch,
         "_rules/fields.py",
-        f"    {RETRIES_CHECK}\n",
-        f"    # A comment.\n\n    {RETRIES_CHECK.replace(', RETRIES', ',  RETRIES')}\n",
+        f"        {CHANNEL_CHECK}\n",
+        f"        # A comment.\n\n        {CHANNEL_CHECK.replace(' in ', '  in ')}\n",
     )
     edit(
         scratch,
         "_rules/fields.py",
-        "Reads a JSON integer, an integral float included, against `_core.limits.RETRIES`.",
-        "Reworded: reads `retries` against its bounds.",
+        "Runs on a known channel; reports each field of another one, whatever its value, at its name.",
+        "Reworded: reports each field of another channel.",
     )
     assert scratch_fingerprint(scratch) == fingerprint()
 
