@@ -263,7 +263,7 @@ class RowCheck:
         """`_judge` each readable window of a schedule, in one loop (a window has no array)."""
         targets = group.targets
         names = group.lookup_names
-        # A row has one constraint: its targets share their keyword (`_Group.lookup_names`).
+        # A row has one constraint: its targets share their keyword (see `_Group`).
         keyword = targets[0].keyword
         accepted = keyword.accepted
         if names is not None and accepted is not None:  # the window's times: ten a body and more
