@@ -9,9 +9,9 @@ directory holding a source tree (`.`, to time uncommitted work). A revision is c
 the end, on a signal too; a directory is used as it is.
 
 - `--build pure` (the default) runs each tree's `src/` with this interpreter and its
-  dependencies. `--build compiled` installs each revision with `pip install --no-deps
-  --no-build-isolation --target` (mypyc: minutes each on two cores), with this interpreter's
-  build tools, into a cache directory this run owns (`--cache`; a commit is built once and
+  dependencies. `--build compiled` installs each revision with `pip install --no-deps --target`
+  (mypyc: minutes each on two cores; pip fetches the build requirements pyproject.toml names)
+  into a cache directory this run owns (`--cache`; a commit is built once and
   reused by later runs); both sides then share the interpreter and every dependency, so that
   only the revision differs. The compiled build takes commits only: pip would write its build
   files into a directory given as it is.
@@ -184,7 +184,8 @@ def _compiled(commit: str, cache: Path, checkout: dict[str, Path], work: Path) -
     print(f"building {commit[:7]} compiled (mypyc) into {built} ...", file=sys.stderr, flush=True)
     environment = {k: v for k, v in os.environ.items() if k != "CAMPAIGN_RULES_PURE_PYTHON"}
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"]
-    command += ["--no-build-isolation", "--target", str(partial)]
+    # Built in isolation, with the build requirements pyproject.toml names (pip fetches them).
+    command += ["--target", str(partial)]
     command.append(str(_checkout(commit, checkout, work)))
     try:
         subprocess.run(command, env=environment, check=True)
