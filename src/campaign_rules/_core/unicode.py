@@ -21,9 +21,13 @@ LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 def has_surrogate(text: str) -> bool:
     """Whether `text`, a plain `str`, holds a surrogate code point.
 
-    Encoding it as UTF-8 fails on exactly those, and costs less than searching for them
-    (`SURROGATE_CHARACTER`), even on ASCII text (benchmarks/RESULTS.md, issue 29).
+    An ASCII text holds none, which `str.isascii` tells from a flag CPython keeps, reading no
+    character (issue 38). Any other is encoded as UTF-8, which fails on exactly the surrogates
+    and costs less than searching for them (`SURROGATE_CHARACTER`; benchmarks/RESULTS.md,
+    issue 29).
     """
+    if text.isascii():
+        return False
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
