@@ -106,10 +106,9 @@ def parse_time(text: str) -> datetime.time | None:
 
 def minute_of_day(text: str) -> int:
     """The minute of the day of a 24-hour `HH:MM` string, 0 to 1439, else -1 (D-time-format)."""
-    # One reading for both builds (issue 38): the compiled build read the five characters in
-    # place, a few instructions a call fewer than the look-up, but interpreted that reading is
-    # several times slower (benchmarks/RESULTS.md, step 18a and issue 38). The length first,
-    # so that a huge string is never hashed for the look-up.
+    # One reading for both builds (D-one-implementation): of those timed, the look-up costs
+    # least over both (benchmarks/RESULTS.md, issue 38). The length first, so that a huge
+    # string is never hashed for the look-up.
     return _MINUTES_OF_DAY.get(text, -1) if len(text) == len("HH:MM") else -1
 
 
