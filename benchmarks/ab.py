@@ -188,7 +188,8 @@ def _compiled(commit: str, cache: Path, checkout: dict[str, Path], work: Path) -
     command += ["--target", str(partial)]
     command.append(str(_checkout(commit, checkout, work)))
     try:
-        subprocess.run(command, env=environment, check=True)
+        if subprocess.run(command, env=environment, check=False).returncode != 0:
+            raise SystemExit(f"{commit[:7]}: the compiled build failed (pip's output above)")
         partial.rename(built)
     finally:
         shutil.rmtree(partial, ignore_errors=True)  # made by this run, left only by a failure
