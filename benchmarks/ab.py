@@ -190,7 +190,12 @@ def _compiled(commit: str, cache: Path, checkout: dict[str, Path], work: Path) -
     try:
         if subprocess.run(command, env=environment, check=False).returncode != 0:
             raise SystemExit(f"{commit[:7]}: the compiled build failed (pip's output above)")
-        partial.rename(built)
+        try:
+            partial.rename(built)
+        except OSError:
+            if not built.is_dir():
+                raise
+            # Another run built the same commit meanwhile: its build is used, this one dropped.
     finally:
         shutil.rmtree(partial, ignore_errors=True)  # made by this run, left only by a failure
     return built
