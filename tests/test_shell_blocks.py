@@ -137,8 +137,8 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
     ),
     (
         "benchmarks/README.md",
-        "python benchmarks/ab.py HEAD~1 HEAD                 # a commit against its parent, pure "
-        "Python",
+        ".venv/bin/python benchmarks/ab.py HEAD~1 HEAD                 # a commit against its "
+        "parent, pure",
     ): Elsewhere(
         "it times two revisions side by side, a minute or more (compiled, minutes of mypyc "
         "each); the test runs the same tool on HEAD against HEAD in its tiny mode",
