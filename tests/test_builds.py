@@ -16,6 +16,7 @@ are skipped.
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import importlib.machinery
 import importlib.metadata
@@ -130,6 +131,41 @@ def test_version_names_the_build() -> None:
     ).stdout
     build = "compiled with mypyc" if campaign_rules.COMPILED else "pure Python"
     assert printed == f"campaign-rules {campaign_rules.__version__} ({build})\n"
+
+
+# The modules that may read which build runs (issue 38: one implementation for both builds):
+# where the flag is made and exported, the command line that prints it, and `_core.construct`,
+# which only chooses how to make an attrs value, equal either way (tests/test_construct.py).
+READS_THE_BUILD = frozenset(
+    {
+        "campaign_rules",
+        "campaign_rules._cli",
+        "campaign_rules._core.compiled",
+        "campaign_rules._core.construct",
+    }
+)
+
+
+def _names(path: Path) -> set[str]:
+    """Every name `path` reads, assigns, imports or takes as an attribute."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.alias):
+            names.add(node.name)
+    return names
+
+
+def test_no_rule_and_no_format_reads_which_build_runs() -> None:
+    readers = {
+        SETUP.module_name(path.relative_to(ROOT).as_posix())
+        for path in SETUP.PACKAGE.rglob("*.py")
+        if "COMPILED" in _names(path)
+    }
+    assert readers == READS_THE_BUILD
 
 
 def test_the_installed_version_is_the_one_the_package_states() -> None:

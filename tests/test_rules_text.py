@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from campaign_rules import ErrorKey, validate_create
+from campaign_rules._core.unicode import has_surrogate
 from campaign_rules._rules.text import FREE_TEXT_MEMBERS
 from tests.support import FakeDirectory, payload
 
@@ -52,3 +53,20 @@ class TestFreeTextIsUnicode:
         assert found(validate_create(payload(timezone="\ud800"))) == [
             (INVALID, "timezone", "timezone.is_iana_name")
         ]
+
+
+class TestHasSurrogate:
+    # `has_surrogate` tells an ASCII text at once and encodes any other (issue 38): both ways
+    # are read here, on every ASCII character, every surrogate and their neighbours.
+    def test_no_ascii_text_holds_one(self) -> None:
+        assert not has_surrogate("".join(map(chr, range(128))))
+        assert not has_surrogate("")
+
+    @pytest.mark.parametrize("at", [0, 1, 5])
+    def test_each_surrogate_is_told_wherever_it_stands(self, at: int) -> None:
+        for code in range(0xD800, 0xE000):
+            assert has_surrogate("plain"[:at] + chr(code) + "plain"[at:])
+
+    @pytest.mark.parametrize("text", ["\ud7ff", "\ue000", "é", "🚀", "\U0010ffff", "a\x80"])
+    def test_a_neighbour_outside_ascii_is_text(self, text: str) -> None:
+        assert not has_surrogate(text)

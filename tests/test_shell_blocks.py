@@ -135,6 +135,15 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "the compiled build, then every benchmark on it: several minutes",
         None,
     ),
+    (
+        "benchmarks/README.md",
+        ".venv/bin/python benchmarks/ab.py HEAD~1 HEAD                 # a commit against its "
+        "parent, pure",
+    ): Elsewhere(
+        "it times two revisions side by side, a minute or more (compiled, minutes of mypyc "
+        "each); the test runs the same tool on HEAD against HEAD in its tiny mode",
+        "tests/test_benchmark_ab.py::test_head_against_head_runs_agrees_and_leaves_no_worktree",
+    ),
     ("docs/guides/builds.md", ".venv/bin/nox -s parity"): Elsewhere(
         "it builds the package twice with mypyc and pip, a few minutes; .ci/run runs the same "
         "builds, the whole suite on the compiled one, the parity tests included",

@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING, Final
 
-from campaign_rules._core.compiled import COMPILED
 from campaign_rules._core.limits import (
     DATE_TIME_FRACTION_MAX_DIGITS,
     DATE_TIME_MAX_LENGTH,
@@ -48,10 +47,9 @@ _LOWER_CASE_HEX_DIGITS_AS_ZERO: Final = bytes.maketrans(b"0123456789abcdef", b"0
 _UUID_FORM: Final = b"00000000-0000-0000-0000-000000000000"
 
 # D-time-format: each of the 1,440 times of day, under its one accepted spelling `HH:MM`, by
-# its minute of the day. A look-up here is the whole parse: seconds, `24:00`, `9:00` and
-# non-ASCII digits are not keys. (Joining two-digit strings spelt once builds the table faster
-# than formatting each time: it is built on import.) The pure-Python build's
-# reading (`minute_of_day`); the compiled build's is `_minute_of_day_read`.
+# its minute of the day. A look-up here is the whole parse, in both builds: seconds, `24:00`,
+# `9:00` and non-ASCII digits are not keys. (Joining two-digit strings spelt once builds the
+# table faster than formatting each time: it is built on import.)
 _TWO_DIGITS: Final = [f"{number:02d}" for number in range(60)]
 _MINUTES_OF_DAY: Final = {
     _TWO_DIGITS[hour] + ":" + _TWO_DIGITS[minute]: hour * 60 + minute
@@ -108,24 +106,10 @@ def parse_time(text: str) -> datetime.time | None:
 
 def minute_of_day(text: str) -> int:
     """The minute of the day of a 24-hour `HH:MM` string, 0 to 1439, else -1 (D-time-format)."""
-    # Each build its faster reading of the same answers (tests/test_formats.py compares them on
-    # every text of five characters that matter; benchmarks/RESULTS.md, step 18a, measures
-    # both). Compiled, reading in place reads no table, whose look-ups at random were many of
-    # a body's data cache misses; interpreted, the look-up is several times faster.
-    if COMPILED:
-        return _minute_of_day_read(text)
-    # The length first, so that a huge string is never hashed for the look-up.
+    # One reading for both builds (D-one-implementation): of those timed, the look-up costs
+    # least over both (benchmarks/RESULTS.md, issue 38). The length first, so that a huge
+    # string is never hashed for the look-up.
     return _MINUTES_OF_DAY.get(text, -1) if len(text) == len("HH:MM") else -1
-
-
-def _minute_of_day_read(text: str) -> int:
-    """`minute_of_day` read in place, two ASCII digits, `:`, two more: the compiled build's."""
-    if len(text) != len("HH:MM") or text[2] != ":":
-        return -1
-    hour, minute = _ascii_number(text, 0, 2), _ascii_number(text, 3, 5)
-    if not (0 <= hour <= 23 and 0 <= minute <= 59):  # -1 when not two ASCII digits
-        return -1
-    return hour * 60 + minute
 
 
 def time_at_minute(minute: int) -> datetime.time | None:

@@ -14,6 +14,9 @@ __all__ = ["LONE_SURROGATE", "SURROGATE_CHARACTER", "as_unicode_text", "has_surr
 
 # Spelt with `chr`: mypyc compiles no surrogate in a string literal.
 SURROGATE_CHARACTER: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
+# `str.isascii` bound once, a final name: compiled, one C call of the method, where
+# `text.isascii()` looked it up by name at each call (mypyc has no primitive for it).
+_IS_ASCII: Final = str.isascii
 # What is said of a string holding one, by the rule of the text and by that of the value.
 LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 
@@ -21,11 +24,12 @@ LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 def has_surrogate(text: str) -> bool:
     """Whether `text`, a plain `str`, holds a surrogate code point.
 
-    ASCII text holds none, and says so at once: CPython keeps that fact with the string. Other
-    text is encoded as UTF-8, which fails on exactly the surrogates, and costs less than
-    searching for them (`SURROGATE_CHARACTER`; benchmarks/RESULTS.md, issues 29 and 37).
+    An ASCII text holds none, which `str.isascii` tells from a flag CPython keeps, reading no
+    character (issues 37 and 38). Any other is encoded as UTF-8, which fails on exactly the surrogates
+    and costs less than searching for them (`SURROGATE_CHARACTER`; benchmarks/RESULTS.md,
+    issues 29 and 37).
     """
-    if text.isascii():
+    if _IS_ASCII(text):
         return False
     try:
         text.encode("utf-8")
