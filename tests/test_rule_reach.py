@@ -99,7 +99,7 @@ def test_a_helper_a_rule_function_calls_is_counted_with_its_module(tmp_path: Pat
     assert lines == before_lines + 2  # its `def` and its `return`; no docstring
 
 
-def test_a_row_reads_its_row_and_its_keywords_check_not_the_plan(tmp_path: Path) -> None:
+def test_a_row_reads_its_row_and_its_keywords_check_not_the_plan() -> None:
     modules, _ = reach_of(rule_reach.SRC, "name.within_max_length")
     assert {"_rules.table", "_rules.keywords"} <= set(modules)
     assert not {"_rules.plan", "_rules.reader", "_rules.fields"} & set(modules)
