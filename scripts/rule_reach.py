@@ -11,10 +11,18 @@ its row of the rule table and follows, with `ast`, every name of the package its
 functions it calls, the constants and bounds it compares with, the classes it makes, and the
 attributes it reads of the objects it is given, to every statement of the package that assigns
 such an attribute (the constructors of what it reads), with the conditions around it and the
-local values it is made of. A row whose scope is not its whole subject adds its gate
+local values it is made of. A rule whose scope is not its whole subject adds its gate
 (`GATE`). The walk counts each place once, as the non-blank lines of its definition (of a
 statement, for an assignment), and the modules they are in. The generic parts, which every rule
-shares, are counted once, apart (`GENERIC`), and the walk stops at them.
+shares, are counted once, apart (`GENERIC`), and the walk stops at them: the runner, the plan
+builder, the reader's documented functions, the keyword dispatch.
+
+A rule made with a function (`Rule(...)`) is read from its function. A row (`_row(...)`, no
+function of its own) is read from its pointers, its constraint, its scope and its deferrals;
+the keyword checks the plan makes of its constraint and of the rows it defers to (asked of
+the package, as the plan asks it: their class, its maker and `refuses`); and what the plan
+reads of the `Document` to find the values at its pointers (`PARENT_READS`), with the
+constructors of those attributes, which decide which values there are to judge.
 
 What `ast` cannot tell is declared, per rule, in `RULES`: the attributes read of a value whose
 class no annotation gives (a loop over a list without an element type), and the methods an
@@ -31,6 +39,11 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from campaign_rules._campaign.document import Document
+    from campaign_rules._rules.table import Rule
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
@@ -44,7 +57,7 @@ END = "<!-- rule-reach: end -->"
 # `module:Class.attribute` (or `module:function`) the rule's verdict depends on.
 RULES: dict[str, tuple[str, ...]] = {
     "name.within_max_length": (),
-    "retries.within_bounds": ("campaign_rules._core.limits:Bounds.__contains__",),
+    "retries.within_bounds": (),
     "payload.required_members_present": (
         # `for site in doc.sites`: a `Site`'s members, its count of absent required ones and
         # its kind's required names.
@@ -53,14 +66,8 @@ RULES: dict[str, tuple[str, ...]] = {
         "campaign_rules._campaign.sites:Site.kind",
         "campaign_rules._campaign.sites:Site.path",
     ),
-    "schedule.window_times_are_hh_mm": (
-        # `for window in doc.windows`: a `Window`'s times and minutes of the day.
-        "campaign_rules._campaign.sites:Window.start",
-        "campaign_rules._campaign.sites:Window.stop",
-        "campaign_rules._campaign.sites:Window.start_minute",
-        "campaign_rules._campaign.sites:Window.stop_minute",
-        "campaign_rules._campaign.sites:Window.path",
-    ),
+    # A row: what the plan reads for it is `PARENT_READS`, by its pointers.
+    "schedule.window_times_are_hh_mm": (),
     "cycles.cooldown_mode_has_no_schedule": (),
     "cycles.dates_are_iso": (),
     "lookup.agent_exists": (),
@@ -73,12 +80,14 @@ RULES: dict[str, tuple[str, ...]] = {
 }
 # Which of them check one member (or each of several members or items): the rest read across
 # members. Issue 38's target: a member rule in at most 2 modules and 40 lines, a cross-member
-# rule in at most 4 modules and 120 lines.
+# rule in at most 4 modules and 120 lines. `cycles.cooldown_mode_has_no_schedule` is one since
+# it is a row: the schedule fields' values, the mode its scope (a gate).
 MEMBER_RULES = frozenset(
     {
         "name.within_max_length",
         "retries.within_bounds",
         "schedule.window_times_are_hh_mm",
+        "cycles.cooldown_mode_has_no_schedule",
         "cycles.dates_are_iso",
         "text.free_text_is_unicode",
     }
@@ -87,6 +96,11 @@ TARGETS = {"member": (2, 40), "cross-member": (4, 120)}
 # What every rule shares, counted once, apart: the runner, the plan of which rules run (the
 # validation's order), the findings and violations a rule's finding becomes, and the `Rule`
 # class of the rows. Modules, or `module:name` for one definition.
+# Since the rows (issue 38 items 1 to 3), also the plan builder (`_rules.plan`, and the part of
+# the table that makes each row's check and gates), the reader (`_rules.reader`, with the
+# functions of `_core.json` it documents: `READER`), and the keyword dispatch that makes a
+# constraint's check (`keyword_checks`, `constraint_check`, `_check_of`, their tables, the
+# `Keyword` base and `AllOf`, which only joins the checks of its keywords).
 GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.runner",
     "campaign_rules._rules.validation",
@@ -95,12 +109,31 @@ GENERIC: tuple[str, ...] = (
     "campaign_rules._core.violations",
     "campaign_rules._core.construct",
     "campaign_rules._core.pointers",
+    "campaign_rules._rules.plan",
+    "campaign_rules._rules.reader",
     "campaign_rules._rules.table:Rule",
+    "campaign_rules._rules.table:Gate",
+    "campaign_rules._rules.table:_row",
+    "campaign_rules._rules.table:_unplanned",
+    "campaign_rules._rules.table:_plan_rows",
+    "campaign_rules._rules.table:_deferral",
+    "campaign_rules._rules.table:_type_gates",
+    "campaign_rules._rules.table:_TYPE_RULE",
+    "campaign_rules._rules.keywords:Keyword",
+    "campaign_rules._rules.keywords:AllOf",
+    "campaign_rules._rules.keywords:keyword_checks",
+    "campaign_rules._rules.keywords:constraint_check",
+    "campaign_rules._rules.keywords:_check_of",
+    "campaign_rules._rules.keywords:_BOUNDED",
+    "campaign_rules._rules.keywords:_FLAGS",
     "campaign_rules._rules.scope:Scope",
     "campaign_rules._rules.scope:reads_in",
     "campaign_rules._rules.scope:POSSIBLE_FACTS",
     "campaign_rules._rules.scope:FACTS_INDEXES",
 )
+# The reader: its documented functions are where a walk stops, and are counted with it.
+READER = "campaign_rules._rules.reader"
+KEYWORDS = "campaign_rules._rules.keywords"
 # A row whose scope is not its whole subject runs only on the bodies whose facts its scope
 # needs: the facts and what each scope needs of them decide whether it fires.
 GATE: tuple[str, ...] = (
@@ -108,6 +141,31 @@ GATE: tuple[str, ...] = (
     "campaign_rules._rules.scope:_NEEDS",
 )
 WHOLE_SUBJECT = "_ALL"
+# What the plan reads of the `Document` to find the values of a row's pointers, by the parent
+# of a pointer (`_rules.plan.PARENTS`): the objects in force are the document's, read when it
+# is made, so their constructors decide which values a row judges (a payload whose members
+# cannot be read has no `/name`; a cycles block not enabled has no `/cycles/mode`; a window
+# too large to read, or of a schedule not in force, has no `startTime`).
+PARENT_READS: dict[str, tuple[str, ...]] = {
+    "": ("campaign_rules._campaign.document:Document.root",),
+    "/cycles": (
+        "campaign_rules._campaign.document:Document.cycles",
+        "campaign_rules._campaign.cycles_state:CyclesState.block",
+    ),
+    "/scheduling/*": (
+        "campaign_rules._campaign.document:Document.scheduling_windows",
+        "campaign_rules._campaign.sites:Window.members",
+        "campaign_rules._campaign.sites:Window.path",
+    ),
+    "/cycles/schedule/*": (
+        "campaign_rules._campaign.document:Document.cycles_schedule_windows",
+        "campaign_rules._campaign.sites:Window.members",
+        "campaign_rules._campaign.sites:Window.path",
+    ),
+}
+# The arguments of `_row(id, key, source, summary, pointers, constraint, says, scope,
+# defers_to)` that decide a verdict (the summary and the message say it, and decide nothing).
+_ROW_ARGUMENTS = {"pointers": 4, "constraint": 5, "scope": 7, "defers_to": 8}
 # Methods that make an object: reaching a class by a call reads these with its class body.
 _MAKERS = ("__init__", "__new__", "__attrs_post_init__", "__post_init__")
 _CONTAINERS = frozenset({"list", "tuple", "Sequence", "set", "frozenset", "Iterable"})
@@ -386,21 +444,60 @@ class Index:
     def measure(self, rule_id: str, declared: tuple[str, ...]) -> Reach:
         """The places an auditor reads for `rule_id`: its row, and all the row's code reaches."""
         walk = _Walk(self)
-        row = _row(self.module(TABLE), rule_id)
+        row, is_row = _row(self.module(TABLE), rule_id)
         walk.mark(TABLE, row)
-        check, scope = row.args[4], row.args[5] if len(row.args) > 5 else None
-        walk.follow(check, Context(TABLE))
-        if scope is not None:
-            walk.follow(scope, Context(TABLE))
-            if not (isinstance(scope, ast.Name) and scope.id == WHOLE_SUBJECT):
-                for entry in GATE:
-                    walk.entry(entry)
+        if is_row:
+            scope = self.row_rule(walk, rule_id, row)
+        else:
+            check, scope = row.args[4], row.args[5] if len(row.args) > 5 else None
+            walk.follow(check, Context(TABLE))
+            if scope is not None:
+                walk.follow(scope, Context(TABLE))
+        if scope is not None and not (isinstance(scope, ast.Name) and scope.id == WHOLE_SUBJECT):
+            for entry in GATE:
+                walk.entry(entry)
         for entry in declared:
             walk.entry(entry)
         return walk.reach
 
+    def row_rule(self, walk: _Walk, rule_id: str, row: ast.Call) -> ast.expr | None:
+        """Count a row's reading past its lines; its scope, or None for its whole subject.
+
+        Its pointers, constraint and deferrals with what they name; the keyword checks the plan
+        makes of its constraint and of the rows it defers to; and what the plan reads of the
+        `Document` to find the values at its pointers (`PARENT_READS`).
+        """
+        given = _row_arguments(row)
+        for name in ("pointers", "constraint", "defers_to"):
+            if name in given:
+                walk.follow(given[name], Context(TABLE))
+        scope = given.get("scope")
+        if scope is not None:
+            walk.follow(scope, Context(TABLE))
+        rule = _table_rule(rule_id)
+        for deferred in rule.defers_to:
+            other, _ = _row(self.module(TABLE), deferred)
+            walk.mark(TABLE, other)
+            walk.follow(_row_arguments(other)["constraint"], Context(TABLE))
+        for module, cls in _keyword_classes(rule_id):
+            walk.definition(module, cls, made=True)
+            walk.method(module, cls, "refuses")
+        for pointer in rule.pointers:
+            for entry in PARENT_READS[_parent_of(pointer)]:
+                walk.entry(entry)
+        return scope
+
+    def reader_exports(self) -> frozenset[tuple[str, str]]:
+        """The definitions the reader documents, where they are defined (`_core.json`)."""
+        found = set()
+        for name in self.module(READER).imported:
+            resolved = self.resolve(READER, name)
+            if resolved is not None and resolved[1] is not None:
+                found.add((resolved[0], resolved[1]))
+        return frozenset(found)
+
     def generic(self) -> Reach:
-        """The generic parts, counted once: every line of each."""
+        """The generic parts, counted once: every line of each, the reader's functions too."""
         walk = _Walk(self, generic_too=True)
         for entry in GENERIC:
             module, _, name = entry.partition(":")
@@ -409,6 +506,8 @@ class Index:
             else:
                 found = self.module(module)
                 walk.reach.lines.setdefault(module, set()).update(range(1, len(found.lines) + 1))
+        for module, name in sorted(self.reader_exports()):
+            walk.definition(module, name, made=False)
         return walk.reach
 
 
@@ -421,10 +520,23 @@ class _Walk:
         self.done: set[object] = set()
         self.generic_too = generic_too
 
-    def is_generic(self, module: str, name: str | None = None) -> bool:
+    def stops_at(self, module: str, name: str | None = None) -> bool:
+        """Whether the walk stops at `module:name`.
+
+        At a generic part; or, counting the generic parts (`generic_too`), at a part of none (a
+        keyword's check, the `Document`), `_core.json` counted as the reader's.
+        """
+        generic = self._generic(module, name)
         if self.generic_too:
-            return False
-        return module in GENERIC or (name is not None and f"{module}:{name}" in GENERIC)
+            return not (generic or module in {found for found, _ in self.index.reader_exports()})
+        return generic
+
+    def _generic(self, module: str, name: str | None) -> bool:
+        return (
+            module in GENERIC
+            or (name is not None and f"{module}:{name}" in GENERIC)
+            or (name is not None and (module, name) in self.index.reader_exports())
+        )
 
     def mark(self, module: str, node: ast.stmt | ast.expr) -> None:
         """Count the lines of `node`, its decorators included."""
@@ -443,7 +555,7 @@ class _Walk:
 
     def definition(self, module: str, name: str, made: bool) -> None:
         """Count a module-level definition; a class with its makers when `made` (called)."""
-        if self.is_generic(module, name) or (module, name, made) in self.done:
+        if self.stops_at(module, name) or (module, name, made) in self.done:
             return
         self.done.add((module, name, made))
         node = self.index.module(module).definitions[name]
@@ -489,7 +601,7 @@ class _Walk:
 
     def attribute(self, module: str, cls: str, name: str) -> None:
         """Count what gives a `cls` object's `name`: its method, or every statement setting it."""
-        if self.is_generic(module, cls) or (module, cls, name, "attr") in self.done:
+        if self.stops_at(module, cls) or (module, cls, name, "attr") in self.done:
             return
         self.done.add((module, cls, name, "attr"))
         if self.method(module, cls, name):
@@ -705,18 +817,67 @@ def _package_modules(src: Path) -> list[str]:
     return names
 
 
-def _row(table: Module, rule_id: str) -> ast.Call:
+def _row(table: Module, rule_id: str) -> tuple[ast.Call, bool]:
+    """The call that makes `rule_id` in the table, and whether it is a row (`_row`)."""
     for node in ast.walk(table.tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id == "Rule"
+            and node.func.id in ("Rule", "_row")
             and node.args
             and isinstance(node.args[0], ast.Constant)
             and node.args[0].value == rule_id
         ):
-            return node
+            return node, node.func.id == "_row"
     raise LookupError(f"no row for {rule_id} in {TABLE}")
+
+
+def _row_arguments(row: ast.Call) -> dict[str, ast.expr]:
+    """The arguments of a `_row(...)` call that decide a verdict, by name."""
+    given = {name: row.args[at] for name, at in _ROW_ARGUMENTS.items() if at < len(row.args)}
+    given.update(
+        {kw.arg: kw.value for kw in row.keywords if kw.arg is not None and kw.arg in _ROW_ARGUMENTS}
+    )
+    return given
+
+
+def _parent_of(pointer: str) -> str:
+    """The parent of a row's pointer, as `_rules.plan.PARENTS` spells it."""
+    from campaign_rules._rules.plan import split_pointer
+
+    return split_pointer(pointer)[0]
+
+
+def _table_rule(rule_id: str) -> Rule[Document]:
+    """The row `rule_id` of the creation table, as the package made it at import."""
+    from campaign_rules._rules.table import CREATE_RULES, LOOKUP_RULES
+
+    for rule in (*CREATE_RULES, *LOOKUP_RULES):
+        if rule.id == rule_id:
+            return rule
+    raise LookupError(rule_id)
+
+
+def _keyword_classes(rule_id: str) -> list[tuple[str, str]]:
+    """The keyword check classes the plan makes of a row's constraint and of its deferrals'.
+
+    Asked of the package, as the plan asks it (`constraint_check`): `minimum` with `maximum`
+    is one `IntegerRange`, and `AllOf` (generic) is opened into its keywords.
+    """
+    from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check
+
+    rule = _table_rule(rule_id)
+    constraints = [rule.constraint or {}]
+    constraints += [_table_rule(other).constraint or {} for other in rule.defers_to]
+    checks: list[Keyword] = [constraint_check(constraint) for constraint in constraints]
+    found: list[tuple[str, str]] = []
+    while checks:
+        check = checks.pop(0)
+        if isinstance(check, AllOf):
+            checks[:0] = check.keywords
+        elif (type(check).__module__, type(check).__name__) not in found:
+            found.append((type(check).__module__, type(check).__name__))
+    return found
 
 
 # -- the table ---------------------------------------------------------------------------
@@ -743,18 +904,27 @@ def render_table(src: Path = SRC) -> str:
     index = Index(src)
     rows = measured(src)
     out = [
-        "| rule | kind | modules | lines | within target | modules read |",
-        "|---|---|---|---|---|---|",
+        "| rule | made as | kind | modules | lines | of which `_campaign` | within target "
+        "| modules read |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for rule_id, kind, modules, lines, _ in rows:
+    table = index.module(TABLE)
+    for rule_id, kind, modules, lines, reach in rows:
         most_modules, most_lines = TARGETS[kind]
         within = "yes" if len(modules) <= most_modules and lines <= most_lines else "no"
         listed = ", ".join(f"`{module}`" for module in modules)
-        out.append(f"| `{rule_id}` | {kind} | {len(modules)} | {lines} | {within} | {listed} |")
+        made = "row" if _row(table, rule_id)[1] else "function"
+        document = _campaign_lines(reach, index)
+        out.append(
+            f"| `{rule_id}` | {made} | {kind} | {len(modules)} | {lines} | {document} "
+            f"| {within} | {listed} |"
+        )
     counts = [lines for *_, lines, _ in rows]
     module_counts = [len(modules) for _, _, modules, _, _ in rows]
+    documents = [_campaign_lines(reach, index) for *_, reach in rows]
     out.append(
-        f"| mean | | {sum(module_counts) / len(rows):.1f} | {sum(counts) / len(rows):.0f} | | |"
+        f"| mean | | | {sum(module_counts) / len(rows):.1f} | {sum(counts) / len(rows):.0f} "
+        f"| {sum(documents) / len(rows):.0f} | | |"
     )
     generic = index.generic()
     out += [
@@ -764,6 +934,16 @@ def render_table(src: Path = SRC) -> str:
         f"({', '.join(f'`{_short(m)}`' for m in sorted(generic.lines))}).",
     ]
     return "\n".join(out) + "\n"
+
+
+def _campaign_lines(reach: Reach, index: Index) -> int:
+    """The lines a reading counts in `_campaign`: the `Document` and what it is made of."""
+    campaign = f"{PACKAGE}._campaign."
+    return sum(
+        len(reach.code_lines(module, index.module(module)))
+        for module in reach.lines
+        if module.startswith(campaign)
+    )
 
 
 def with_table(text: str, table: str) -> str:

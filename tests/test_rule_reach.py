@@ -60,30 +60,65 @@ def reach_of(src: Path, rule_id: str) -> tuple[list[str], int]:
     raise LookupError(rule_id)
 
 
-def test_a_helper_the_rule_calls_is_counted_with_its_module(tmp_path: Path) -> None:
+def copied_source(tmp_path: Path) -> Path:
     src = tmp_path / "src"
     shutil.copytree(
         ROOT / "src" / "campaign_rules",
         src / "campaign_rules",
         ignore=shutil.ignore_patterns("__pycache__"),
     )
+    return src
+
+
+def edit(path: Path, old: str, new: str, imports: str) -> None:
+    """Replace the one `old` of `path` by `new`, and add `imports` after its first import."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    text = text.replace(old, new)
+    first = text.index("\nfrom campaign_rules.") + 1
+    path.write_text(text[:first] + imports + text[first:], encoding="utf-8")
+
+
+def test_a_helper_a_rule_function_calls_is_counted_with_its_module(tmp_path: Path) -> None:
+    src = copied_source(tmp_path)
+    before_modules, before_lines = reach_of(src, "text.free_text_is_unicode")
+    (src / "campaign_rules" / "_rules" / "helper.py").write_text(
+        '"""A helper."""\n\nfrom campaign_rules._core.unicode import has_surrogate\n\n\n'
+        "def surrogate_in(text: str) -> bool:\n"
+        '    """Whether `text` holds a lone surrogate."""\n    return has_surrogate(text)\n',
+        encoding="utf-8",
+    )
+    edit(
+        src / "campaign_rules" / "_rules" / "text.py",
+        "if name is not None and has_surrogate(name):",
+        "if name is not None and surrogate_in(name):",
+        "from campaign_rules._rules.helper import surrogate_in\n",
+    )
+    modules, lines = reach_of(src, "text.free_text_is_unicode")
+    assert modules == sorted([*before_modules, "_rules.helper"])
+    assert lines == before_lines + 2  # its `def` and its `return`; no docstring
+
+
+def test_a_row_reads_its_row_and_its_keywords_check_not_the_plan() -> None:
+    modules, _ = reach_of(rule_reach.SRC, "name.within_max_length")
+    assert {"_rules.table", "_rules.keywords"} <= set(modules)
+    assert not {"_rules.plan", "_rules.reader", "_rules.fields"} & set(modules)
+
+
+def test_a_helper_a_rows_keyword_check_calls_is_counted_with_its_module(tmp_path: Path) -> None:
+    src = copied_source(tmp_path)
     before_modules, before_lines = reach_of(src, "name.within_max_length")
     (src / "campaign_rules" / "_rules" / "longer.py").write_text(
         '"""A helper."""\n\n\ndef longer_than(text: str, most: int) -> bool:\n'
         '    """Whether `text` is longer than `most`."""\n    return len(text) > most\n',
         encoding="utf-8",
     )
-    fields = src / "campaign_rules" / "_rules" / "fields.py"
-    text = fields.read_text(encoding="utf-8")
-    old = "if name is not None and len(name) > NAME_MAX_LENGTH:"
-    assert text.count(old) == 1
-    text = text.replace(old, "if name is not None and longer_than(name, NAME_MAX_LENGTH):")
-    text = text.replace(
-        "from campaign_rules._rules._common import integer_outside\n",
-        "from campaign_rules._rules._common import integer_outside\n"
+    edit(
+        src / "campaign_rules" / "_rules" / "keywords.py",
+        "return text is not None and len(text) > self.length",
+        "return text is not None and longer_than(text, self.length)",
         "from campaign_rules._rules.longer import longer_than\n",
     )
-    fields.write_text(text, encoding="utf-8")
     modules, lines = reach_of(src, "name.within_max_length")
     assert modules == sorted([*before_modules, "_rules.longer"])
     assert lines == before_lines + 2  # its `def` and its `return`; no docstring
