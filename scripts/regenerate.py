@@ -8,8 +8,9 @@ Usage, from the repository root, in the development environment:
 What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
 `campaign-rules schema` and `campaign-rules openapi` print), and every sentence of the pages,
 docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
-(`scripts/bound_texts.py` lists how each bound is said). So a bound is changed in `limits`, then
-this command is run. `.ci/run` runs it with `--check`; tests/test_regenerate.py does too. The
+(`scripts/bound_texts.py` lists how each bound is said), and the table of what an auditor
+reads of each rule in `docs/testing.md` (`scripts/rule_reach.py`). So a bound or a rule is
+changed, then this command is run. `.ci/run` runs it with `--check`; tests/test_regenerate.py does too. The
 docs site's rule pages are made by the docs build itself (`docs/_ext/rule_pages.py`) and are
 not committed.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts import bound_texts  # noqa: E402
+from scripts import bound_texts, rule_reach  # noqa: E402
 
 from campaign_rules._export.json_schema import render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
@@ -49,6 +50,13 @@ def derived(root: Path = ROOT) -> dict[Path, str]:
         fixed = bound_texts.rewrite(text)
         if fixed != text:
             stale[path] = fixed
+    # The table of what an auditor reads of each rule, measured on the package's code.
+    testing = root / rule_reach.DOC.relative_to(ROOT)
+    if testing.is_file():
+        text = stale.get(testing) or testing.read_text(encoding="utf-8")
+        fixed = rule_reach.with_table(text, rule_reach.render_table(root / "src"))
+        if fixed != testing.read_text(encoding="utf-8"):
+            stale[testing] = fixed
     return stale
 
 

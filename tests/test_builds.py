@@ -139,7 +139,7 @@ def test_version_names_the_build() -> None:
 READS_THE_BUILD = frozenset(
     {
         "campaign_rules",
-        "campaign_rules._cli",
+        "campaign_rules._cli.commands",
         "campaign_rules._core.compiled",
         "campaign_rules._core.construct",
     }
