@@ -10,9 +10,9 @@ What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
 docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
 (`scripts/bound_texts.py` lists how each bound is said), and the table of what an auditor
 reads of each rule in `docs/testing.md` (`scripts/rule_reach.py`). So a bound or a rule is
-changed, then this command is run. `.ci/run` runs it with `--check`; tests/test_regenerate.py does too. The
-docs site's rule pages are made by the docs build itself (`docs/_ext/rule_pages.py`) and are
-not committed.
+changed, then this command is run. `.ci/run` runs it with `--check`;
+tests/test_regenerate.py does too. The docs site's rule pages are made by the docs build itself
+(`docs/_ext/rule_pages.py`) and are not committed.
 """
 
 from __future__ import annotations
