@@ -117,10 +117,6 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
     if len(data) > BODY_MAX_BYTES:
         reading.too_large = True
         return
-    if data.startswith(_MARKS):
-        reading.byte_order_mark = True
-        reading.stop = (1, 1)
-        return
     decode = fast_decoder()
     if decode is not None:
         # msgspec gives up past its own depth (a `RecursionError`), refused like any text it
@@ -132,9 +128,16 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         else:
             # msgspec refuses escaped lone surrogates, numbers past a double, NaN and bytes
             # that are not UTF-8: left to check are repeated names, depth and long integers.
+            # It refuses a byte order mark too (no JSON text starts with a byte past ASCII),
+            # so only bytes it refuses are looked at for one: `startswith` with a tuple is a
+            # generic call compiled, a thousand instructions a line.
             if not _suspect(value, data, surrogates=False):
                 _accept(reading, value)
                 return
+    if data.startswith(_MARKS):
+        reading.byte_order_mark = True
+        reading.stop = (1, 1)
+        return
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
