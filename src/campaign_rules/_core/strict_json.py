@@ -25,9 +25,11 @@ from campaign_rules._core.json_text import DEPTH, TextProblem, scan_text
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH, VIOLATIONS_MAX
 from campaign_rules._core.unicode import has_surrogate
 
-__all__ = ["BodyReading", "read_body"]
+__all__ = ["NOT_ACCEPTED", "BodyReading", "accepted_value", "read_body"]
 
 _EMPTY: Final[frozenset[str]] = frozenset()
+# What `accepted_value` gives for a body it does not accept: no JSON value is this object.
+NOT_ACCEPTED: Final = object()
 # Byte order marks: UTF-8's, and UTF-16's (UTF-32's little-endian one starts as UTF-16's).
 _MARKS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
 _TEXT_MARK: Final = "\ufeff"
@@ -117,23 +119,10 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
     if len(data) > BODY_MAX_BYTES:
         reading.too_large = True
         return
-    decode = fast_decoder()
-    if decode is not None:
-        # msgspec gives up past its own depth (a `RecursionError`), refused like any text it
-        # refuses: `json` and `scan_text` then tell why.
-        try:
-            value = decode(data)
-        except Exception:
-            pass
-        else:
-            # msgspec refuses escaped lone surrogates, numbers past a double, NaN and bytes
-            # that are not UTF-8: left to check are repeated names, depth and long integers.
-            # It refuses a byte order mark too (no JSON text starts with a byte past ASCII),
-            # so only bytes it refuses are looked at for one: `startswith` with a tuple is a
-            # generic call compiled, a thousand instructions a line.
-            if not _suspect(value, data, surrogates=False):
-                _accept(reading, value)
-                return
+    value = accepted_value(data)
+    if value is not NOT_ACCEPTED:
+        _accept(reading, value)
+        return
     if data.startswith(_MARKS):
         reading.byte_order_mark = True
         reading.stop = (1, 1)
@@ -146,6 +135,32 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         return
     reading.text = text
     _read_decoded_text(reading, text, data, surrogates_possible=False)
+
+
+def accepted_value(data: bytes) -> object:
+    """The value of body `data` where msgspec reads it and it is surely I-JSON, or NOT_ACCEPTED.
+
+    `read_body` accepts such a body with this value, and tells why for any other. For a reader
+    of many bodies, such as the audit: no `BodyReading` is made for a body accepted here, which
+    is most of them (compiled, making and dropping one costs several hundred instructions).
+    """
+    decode = fast_decoder()
+    if decode is None or len(data) > BODY_MAX_BYTES:
+        return NOT_ACCEPTED
+    # msgspec gives up past its own depth (a `RecursionError`), refused like any text it
+    # refuses: `json` and `scan_text` then tell why.
+    try:
+        value = decode(data)
+    except Exception:
+        return NOT_ACCEPTED
+    # msgspec refuses escaped lone surrogates, numbers past a double, NaN and bytes that are
+    # not UTF-8: left to check are repeated names, depth and long integers. It refuses a byte
+    # order mark too (no JSON text starts with a byte past ASCII): `read_body` looks for one
+    # only in bytes refused here, as `startswith` with a tuple is a generic call compiled, a
+    # thousand instructions a line.
+    if _suspect(value, data, surrogates=False):
+        return NOT_ACCEPTED
+    return value
 
 
 def _read_text(reading: BodyReading, text: str) -> None:
