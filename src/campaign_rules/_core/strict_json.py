@@ -287,10 +287,9 @@ def _suspect(value: object, source: bytes | str, surrogates: bool) -> bool:
         if escapes and "\\u0022" in source:
             return True
         quotes = source.count('"')
-    if escapes or surrogates:
-        counted = _quotes(value, escapes, surrogates)
-    else:  # most bodies: every string two quotes, and none read
-        counted = _plain_quotes(value, 1)
+    # Most bodies have no escape: every string is two quotes, and none is read.
+    plain = not escapes and not surrogates
+    counted = _plain_quotes(value) if plain else _quotes(value, escapes, surrogates)
     return counted < 0 or counted != quotes
 
 
@@ -301,51 +300,69 @@ def _has_backslash(source: bytes | str) -> bool:
     return "\\" in source
 
 
-def _plain_quotes(value: object, depth: int) -> int:
-    """`_quotes(value, False, False, depth)`, for a text with no escape and no surrogate.
+def _plain_quotes(value: object) -> int:
+    """`_quotes(value, False, False)`, for a text with no escape and no surrogate.
 
-    The items of a container are told apart by their class here, with no call for a string, a
-    boolean or null, most of a body's values: a string is two quotes, unread. An object's values
-    and an array's items are read by a loop of their own type, which compiled is a native loop
-    over the `dict` or the `list`, not a generic iterator.
+    The items of a container are told apart by their class, with no call for a string, a
+    boolean or null, most of a body's values: a string is two quotes, unread. An object and an
+    array are each read by a function of their own, whose loop compiled is a native loop over
+    the `dict` or the `list`, not a generic iterator, and which a child of that type is passed
+    to as it is, with no class to tell again.
     """
-    # Annotated assignments, not `cast`: interpreted, a `cast` is a call, on every container.
     cls = type(value)
     if cls is dict:
-        if depth > BODY_MAX_DEPTH:
-            return -1
-        members: dict[str, object] = value  # type: ignore[assignment]
-        total = 2 * len(members)
-        for item in members.values():
-            kind = type(item)
-            if kind is str:
-                total += 2
-            elif kind is dict or kind is list:
-                found = _plain_quotes(item, depth + 1)
-                if found < 0:
-                    return -1
-                total += found
-            elif kind is not bool and item is not None and not _number_fits(item, kind):
-                return -1
-        return total
+        return _plain_object_quotes(value, 1)  # type: ignore[arg-type]
     if cls is list:
-        if depth > BODY_MAX_DEPTH:
-            return -1
-        items: list[object] = value  # type: ignore[assignment]
-        total = 0
-        for item in items:
-            kind = type(item)
-            if kind is str:
-                total += 2
-            elif kind is dict or kind is list:
-                found = _plain_quotes(item, depth + 1)
-                if found < 0:
-                    return -1
-                total += found
-            elif kind is not bool and item is not None and not _number_fits(item, kind):
-                return -1
-        return total
+        return _plain_array_quotes(value, 1)  # type: ignore[arg-type]
     return _leaf_quotes(value, cls, False, False)
+
+
+def _plain_object_quotes(members: dict[str, object], depth: int) -> int:
+    """`_plain_quotes` of an object at `depth`: two quotes a name, and those of its values."""
+    if depth > BODY_MAX_DEPTH:
+        return -1
+    total = 2 * len(members)
+    for item in members.values():
+        kind = type(item)
+        if kind is str:
+            total += 2
+        elif kind is dict:
+            found = _plain_object_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is list:
+            found = _plain_array_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is not bool and item is not None and not _number_fits(item, kind):
+            return -1
+    return total
+
+
+def _plain_array_quotes(items: list[object], depth: int) -> int:
+    """`_plain_quotes` of an array at `depth`: those of its items."""
+    if depth > BODY_MAX_DEPTH:
+        return -1
+    total = 0
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            total += 2
+        elif kind is dict:
+            found = _plain_object_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is list:
+            found = _plain_array_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is not bool and item is not None and not _number_fits(item, kind):
+            return -1
+    return total
 
 
 def _quotes(value: object, within: bool, surrogates: bool, depth: int = 1) -> int:
