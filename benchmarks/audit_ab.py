@@ -13,7 +13,10 @@ time (the audit's own, in one process), and the ratio is taken within each round
 Make the other tree with `git worktree add /tmp/parent COMMIT`; for the compiled build, compile
 each tree's modules in place (mypyc, as setup.py chooses them) and pass both with `--this`
 too. Either way, the code run is the tree's `src`. It prints a Markdown table:
-records per CPU second of each tree in each round, the ratio, and the median ratio.
+records per CPU second of each tree in each round, the ratio, and the median ratio. Each round
+also audits a store of one record with each tree: that run's CPU time is what an audit costs
+whatever its size (the summary's ruleset fingerprint reads the deciding modules' source), and
+the last columns give the ratio of records per CPU second with it taken off, the cost a record.
 """
 
 from __future__ import annotations
@@ -68,26 +71,38 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=HERE / ".data", help="where stores live")
     args = parser.parse_args()
     files = write_store(args.data, args.records, 8, args.seed)
+    one = write_store(args.data, 1, 1, args.seed)
     decoder = "stdlib" if args.stdlib else "fast"
     trees = {"parent": args.parent.resolve(), "this": args.this.resolve()}
     print(f"{args.records:,} records, decoder {decoder}, load average {os.getloadavg()[0]:.2f}")
     print()
-    print("| round | parent records/CPU s | this tree records/CPU s | this / parent |")
-    print("|---:|---:|---:|---:|")
-    ratios = []
+    print(
+        "| round | parent records/CPU s | this tree records/CPU s | this / parent "
+        "| parent, one record: CPU s | this tree, one record: CPU s | this / parent, per record |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    ratios, net_ratios = [], []
     for index in range(args.rounds):
-        rates = {}
+        rates, fixed, net = {}, {}, {}
         # Alternated: the parent first in even rounds, this tree first in odd ones.
         for name in sorted(trees, reverse=bool(index % 2)):
             cpu, summary = run(trees[name], decoder, files)
-            rates[name] = int(summary["records"]) / cpu  # type: ignore[call-overload]
+            fixed[name] = run(trees[name], decoder, one)[0]
+            records = int(summary["records"])  # type: ignore[call-overload]
+            rates[name] = records / cpu
+            net[name] = records / (cpu - fixed[name])
         ratios.append(rates["this"] / rates["parent"])
+        net_ratios.append(net["this"] / net["parent"])
         print(
-            f"| {index + 1} | {rates['parent']:,.0f} | {rates['this']:,.0f} | {ratios[-1]:.3f} |",
+            f"| {index + 1} | {rates['parent']:,.0f} | {rates['this']:,.0f} | {ratios[-1]:.3f} "
+            f"| {fixed['parent']:.3f} | {fixed['this']:.3f} | {net_ratios[-1]:.3f} |",
             flush=True,
         )
     print()
-    print(f"median ratio: {statistics.median(ratios):.3f}; load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"median ratio: {statistics.median(ratios):.3f}, per record "
+        f"{statistics.median(net_ratios):.3f}; load average {os.getloadavg()[0]:.2f}"
+    )
     return 0
 
 

@@ -12,10 +12,10 @@ I-JSON by `read_body`, refused by the body rules, or judged by the creation rule
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Final
+from typing import Final, cast
 
 from campaign_rules._core.limits import LINE_MAX_BYTES, VIOLATIONS_MAX
-from campaign_rules._core.strict_json import read_body
+from campaign_rules._core.strict_json import NOT_ACCEPTED, accepted_value, read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import run_rules
 from campaign_rules._rules.table import BODY_RULES
@@ -52,7 +52,12 @@ def read_line(line: object) -> Verdict:
         ):
             return None
         # A line of the longest body and its line break is no longer than that body.
-        reading = read_body(line_body(line) if len(line) > LINE_MAX_BYTES else line)
+        body = cast("bytes", line_body(line)) if len(line) > LINE_MAX_BYTES else line
+        # Most lines: read by msgspec and surely I-JSON, judged with no `BodyReading` made.
+        value = accepted_value(body)
+        if value is not NOT_ACCEPTED:
+            return create_violations(value)
+        reading = read_body(body)
     elif isinstance(line, str):
         if not line.strip(_JSON_WHITESPACE):
             return None

@@ -25,9 +25,11 @@ from campaign_rules._core.json_text import DEPTH, TextProblem, scan_text
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH, VIOLATIONS_MAX
 from campaign_rules._core.unicode import has_surrogate
 
-__all__ = ["BodyReading", "read_body"]
+__all__ = ["NOT_ACCEPTED", "BodyReading", "accepted_value", "read_body"]
 
 _EMPTY: Final[frozenset[str]] = frozenset()
+# What `accepted_value` gives for a body it does not accept: no JSON value is this object.
+NOT_ACCEPTED: Final = object()
 # Byte order marks: UTF-8's, and UTF-16's (UTF-32's little-endian one starts as UTF-16's).
 _MARKS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
 _TEXT_MARK: Final = "\ufeff"
@@ -117,24 +119,14 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
     if len(data) > BODY_MAX_BYTES:
         reading.too_large = True
         return
+    value = accepted_value(data)
+    if value is not NOT_ACCEPTED:
+        _accept(reading, value)
+        return
     if data.startswith(_MARKS):
         reading.byte_order_mark = True
         reading.stop = (1, 1)
         return
-    decode = fast_decoder()
-    if decode is not None:
-        # msgspec gives up past its own depth (a `RecursionError`), refused like any text it
-        # refuses: `json` and `scan_text` then tell why.
-        try:
-            value = decode(data)
-        except Exception:
-            pass
-        else:
-            # msgspec refuses escaped lone surrogates, numbers past a double, NaN and bytes
-            # that are not UTF-8: left to check are repeated names, depth and long integers.
-            if not _suspect(value, data, surrogates=False):
-                _accept(reading, value)
-                return
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -143,6 +135,32 @@ def _read_bytes(reading: BodyReading, data: bytes) -> None:
         return
     reading.text = text
     _read_decoded_text(reading, text, data, surrogates_possible=False)
+
+
+def accepted_value(data: bytes) -> object:
+    """The value of body `data` where msgspec reads it and it is surely I-JSON, or NOT_ACCEPTED.
+
+    `read_body` accepts such a body with this value, and tells why for any other. For a reader
+    of many bodies, such as the audit: no `BodyReading` is made for a body accepted here, which
+    is most of them (compiled, making and dropping one costs several hundred instructions).
+    """
+    decode = fast_decoder()
+    if decode is None or len(data) > BODY_MAX_BYTES:
+        return NOT_ACCEPTED
+    # msgspec gives up past its own depth (a `RecursionError`), refused like any text it
+    # refuses: `json` and `scan_text` then tell why.
+    try:
+        value = decode(data)
+    except Exception:
+        return NOT_ACCEPTED
+    # msgspec refuses escaped lone surrogates, numbers past a double, NaN and bytes that are
+    # not UTF-8: left to check are repeated names, depth and long integers. It refuses a byte
+    # order mark too (no JSON text starts with a byte past ASCII): `read_body` looks for one
+    # only in bytes refused here, as `startswith` with a tuple is a generic call compiled, a
+    # thousand instructions a line.
+    if _suspect(value, data, surrogates=False):
+        return NOT_ACCEPTED
+    return value
 
 
 def _read_text(reading: BodyReading, text: str) -> None:
@@ -269,10 +287,9 @@ def _suspect(value: object, source: bytes | str, surrogates: bool) -> bool:
         if escapes and "\\u0022" in source:
             return True
         quotes = source.count('"')
-    if escapes or surrogates:
-        counted = _quotes(value, escapes, surrogates)
-    else:  # most bodies: every string two quotes, and none read
-        counted = _plain_quotes(value, 1)
+    # Most bodies have no escape: every string is two quotes, and none is read.
+    plain = not escapes and not surrogates
+    counted = _plain_quotes(value) if plain else _quotes(value, escapes, surrogates)
     return counted < 0 or counted != quotes
 
 
@@ -283,51 +300,69 @@ def _has_backslash(source: bytes | str) -> bool:
     return "\\" in source
 
 
-def _plain_quotes(value: object, depth: int) -> int:
-    """`_quotes(value, False, False, depth)`, for a text with no escape and no surrogate.
+def _plain_quotes(value: object) -> int:
+    """`_quotes(value, False, False)`, for a text with no escape and no surrogate.
 
-    The items of a container are told apart by their class here, with no call for a string, a
-    boolean or null, most of a body's values: a string is two quotes, unread. An object's values
-    and an array's items are read by a loop of their own type, which compiled is a native loop
-    over the `dict` or the `list`, not a generic iterator.
+    The items of a container are told apart by their class, with no call for a string, a
+    boolean or null, most of a body's values: a string is two quotes, unread. An object and an
+    array are each read by a function of their own, whose loop compiled is a native loop over
+    the `dict` or the `list`, not a generic iterator, and which a child of that type is passed
+    to as it is, with no class to tell again.
     """
-    # Annotated assignments, not `cast`: interpreted, a `cast` is a call, on every container.
     cls = type(value)
     if cls is dict:
-        if depth > BODY_MAX_DEPTH:
-            return -1
-        members: dict[str, object] = value  # type: ignore[assignment]
-        total = 2 * len(members)
-        for item in members.values():
-            kind = type(item)
-            if kind is str:
-                total += 2
-            elif kind is dict or kind is list:
-                found = _plain_quotes(item, depth + 1)
-                if found < 0:
-                    return -1
-                total += found
-            elif kind is not bool and item is not None and not _number_fits(item, kind):
-                return -1
-        return total
+        return _plain_object_quotes(value, 1)  # type: ignore[arg-type]
     if cls is list:
-        if depth > BODY_MAX_DEPTH:
-            return -1
-        items: list[object] = value  # type: ignore[assignment]
-        total = 0
-        for item in items:
-            kind = type(item)
-            if kind is str:
-                total += 2
-            elif kind is dict or kind is list:
-                found = _plain_quotes(item, depth + 1)
-                if found < 0:
-                    return -1
-                total += found
-            elif kind is not bool and item is not None and not _number_fits(item, kind):
-                return -1
-        return total
+        return _plain_array_quotes(value, 1)  # type: ignore[arg-type]
     return _leaf_quotes(value, cls, False, False)
+
+
+def _plain_object_quotes(members: dict[str, object], depth: int) -> int:
+    """`_plain_quotes` of an object at `depth`: two quotes a name, and those of its values."""
+    if depth > BODY_MAX_DEPTH:
+        return -1
+    total = 2 * len(members)
+    for item in members.values():
+        kind = type(item)
+        if kind is str:
+            total += 2
+        elif kind is dict:
+            found = _plain_object_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is list:
+            found = _plain_array_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is not bool and item is not None and not _number_fits(item, kind):
+            return -1
+    return total
+
+
+def _plain_array_quotes(items: list[object], depth: int) -> int:
+    """`_plain_quotes` of an array at `depth`: those of its items."""
+    if depth > BODY_MAX_DEPTH:
+        return -1
+    total = 0
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            total += 2
+        elif kind is dict:
+            found = _plain_object_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is list:
+            found = _plain_array_quotes(item, depth + 1)  # type: ignore[arg-type]
+            if found < 0:
+                return -1
+            total += found
+        elif kind is not bool and item is not None and not _number_fits(item, kind):
+            return -1
+    return total
 
 
 def _quotes(value: object, within: bool, surrogates: bool, depth: int = 1) -> int:
