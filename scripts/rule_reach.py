@@ -99,8 +99,8 @@ TARGETS = {"member": (2, 40), "cross-member": (4, 120)}
 # Since the rows (issue 38 items 1 to 3), also the plan builder (`_rules.plan`, and the part of
 # the table that makes each row's check and gates), the reader (`_rules.reader`, with the
 # functions of `_core.json` it documents: `READER`), and the keyword dispatch that makes a
-# constraint's check (`keyword_checks`, `constraint_check`, `_rules.keywords._check_of`, their tables, the
-# `Keyword` base and `AllOf`, which only joins the checks of its keywords).
+# constraint's check (`keyword_checks`, `constraint_check`, `_rules.keywords._check_of`, their
+# tables, the `Keyword` base and `AllOf`, which only joins the checks of its keywords).
 GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.runner",
     "campaign_rules._rules.validation",
