@@ -57,12 +57,11 @@ _CYCLES_SCHEDULE_WINDOW_PATHS: Final = WINDOW_PATHS["cycles.schedule"]
 class Document:
     """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read.
 
-    Attributes, all read when the document is made:
+    Attributes, all read when the document is made but `agent_id` (a property):
     `name_text`, `agent_id_text`, `integration_type_text`, `timezone_text` and
     `integration_id_text`: each member when it is a string, else `None` (the first four cut
     after `NAME_MAX_LENGTH` + 1 characters, which their rules refuse as they would the whole);
     `channel`: the `integration_type` when it is a supported one;
-    `agent_id`: the `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id);
     `integration_id`: the `integration_id` when it is a non-empty string;
     `cycles`: the facts of the `cycles` member, a `CyclesState` (`_campaign.cycles_state`);
     `directory`: the directory given, if any, and `lookups`: a `Lookups` asking it
@@ -88,8 +87,6 @@ class Document:
         self.integration_id_text = as_string(members.get("integration_id"))
 
         self.channel: IntegrationType | None = _CHANNELS.get(self.integration_type_text or "")
-        agent_id = self.agent_id_text
-        self.agent_id: str | None = lower_case_uuid_v4(agent_id) if agent_id is not None else None
         integration_id = self.integration_id_text
         # Well-formed: not empty, and Unicode text, which a store can be asked for
         # (D-lone-surrogates); an ASCII id is told at once.
@@ -114,6 +111,16 @@ class Document:
         if self.sites:  # the payload is an object
             self._read_sites(raw_cycles)
         self.windows: list[Window] = self._windows_in_force()
+
+    @property
+    def agent_id(self) -> str | None:
+        """The `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id), else `None`.
+
+        Read when asked, by the look-ups and by the campaign built of a valid payload, rather
+        than for every payload: whether it is well-formed is the row `agent_id.is_uuid_v4`'s.
+        """
+        text = self.agent_id_text
+        return lower_case_uuid_v4(text) if text is not None else None
 
     def _read_sites(self, raw_cycles: object) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.
