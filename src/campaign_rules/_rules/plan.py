@@ -210,7 +210,6 @@ class RowCheck:
         "_name",
         "_one",
         "_says",
-        "member_name",
         "member_parent",
     )
 
@@ -253,7 +252,6 @@ class RowCheck:
             else None
         )
         self._one = self.member_parent == _ROOT
-        self.member_name = one.name
         self._name = one.name
         self._keyword = one.keyword
         self._left_if = one.left_if
@@ -267,10 +265,6 @@ class RowCheck:
         """`check`, for a row on one member of the payload whose `null` passes."""
         if _member_refused(self._keyword, self._left_if, doc.root.get(self._name)):
             findings.append(self._found_one)
-
-    def member_check(self) -> tuple[Keyword, Keyword | None]:
-        """The row's constraint and deferral, as one check each, for a row on one member."""
-        return self._keyword, self._left_if
 
     def check(self, doc: Document, findings: list[Finding]) -> None:
         """Report each value of `doc` at the row's pointers that its constraint refuses."""
@@ -377,32 +371,29 @@ class RowCheck:
 class MemberRun:
     """Consecutive rows of one scope, each on one member of the same object, judged in one call.
 
-    Made of the rows' `RowCheck`s (`member_parent`, `member_name`, `member_check`), in table
-    order. `clean_rows(doc)` is how many of its first rows find nothing in `doc`: the runner
-    skips them without calling each (one call, where a body's rows are mostly clean), and runs
-    the rows from the first that finds something as it runs any row.
+    Made of the rows' `RowCheck`s (each with a `member_parent`), in table order.
+    `clean_rows(doc)` is how many of its first rows find nothing in `doc`: the runner skips
+    them without calling each (one call, where a body's rows are mostly clean), and runs the
+    rows from the first that finds something as it runs any row.
     """
 
-    __slots__ = ("_keywords", "_left_ifs", "_names", "_parent")
+    __slots__ = ("_checks", "_parent")
 
     def __init__(self, checks: tuple[RowCheck, ...]) -> None:
         parents = {check.member_parent for check in checks}
         if len(parents) != 1 or None in parents:
             raise ValueError("a run's rows each judge one member of the same object")
         self._parent = checks[0].member_parent
-        self._names = [check.member_name for check in checks]
-        self._keywords = [check.member_check()[0] for check in checks]
-        self._left_ifs = [check.member_check()[1] for check in checks]
+        self._checks = checks
 
     def clean_rows(self, doc: Document) -> int:
         """How many of the run's first rows find nothing in `doc`."""
         members = doc.root if self._parent == _ROOT else doc.cycles.block
         if members is None:  # no enabled cycles block: its rows find nothing
-            return len(self._names)
-        keywords, left_ifs = self._keywords, self._left_ifs
+            return len(self._checks)
         index = 0
-        for name in self._names:
-            if _member_refused(keywords[index], left_ifs[index], members.get(name)):
+        for check in self._checks:
+            if _member_refused(check._keyword, check._left_if, members.get(check._name)):
                 return index
             index += 1
         return index
