@@ -393,8 +393,19 @@ class MemberRun:
             return len(self._checks)
         index = 0
         for check in self._checks:
-            if _member_refused(check._keyword, check._left_if, members.get(check._name)):
-                return index
+            # `_member_refused`, inlined: the call it saves is most of a clean row's time.
+            value = members.get(check._name)
+            if value is not None:
+                left_if = check._left_if
+                if left_if is None or not left_if.refuses(value):
+                    keyword = check._keyword
+                    accepted = keyword.accepted
+                    if (
+                        value not in accepted
+                        if accepted is not None and type(value) is str
+                        else keyword.refuses(value)
+                    ):
+                        return index
             index += 1
         return index
 
