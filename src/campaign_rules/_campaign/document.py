@@ -39,7 +39,7 @@ __all__ = ["Document"]
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
 # The members that rules read as text are each read (and a str subclass copied) once, into an
 # attribute of the document (`Document.name_text`, ...), read as a field compiled, where a
-# mapping of the five names cost a look-up on every read, and its making and freeing. The
+# mapping of the four names cost a look-up on every read, and its making and freeing. The
 # rules of `name`, `agent_id`, `integration_type` and `timezone` refuse every text over
 # `NAME_MAX_LENGTH` characters (a UUID, a channel and a zone name are shorter than a name), so
 # a str subclass there is copied only that far and one character more, which they refuse as
@@ -57,12 +57,11 @@ _CYCLES_SCHEDULE_WINDOW_PATHS: Final = WINDOW_PATHS["cycles.schedule"]
 class Document:
     """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read.
 
-    Attributes, all read when the document is made:
-    `name_text`, `agent_id_text`, `integration_type_text`, `timezone_text` and
-    `integration_id_text`: each member when it is a string, else `None` (the first four cut
+    Attributes, all read when the document is made but `agent_id` (a property):
+    `name_text`, `integration_type_text`, `timezone_text` and
+    `integration_id_text`: each member when it is a string, else `None` (the first three cut
     after `NAME_MAX_LENGTH` + 1 characters, which their rules refuse as they would the whole);
     `channel`: the `integration_type` when it is a supported one;
-    `agent_id`: the `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id);
     `integration_id`: the `integration_id` when it is a non-empty string;
     `cycles`: the facts of the `cycles` member, a `CyclesState` (`_campaign.cycles_state`);
     `directory`: the directory given, if any, and `lookups`: a `Lookups` asking it
@@ -82,14 +81,11 @@ class Document:
         self.root: dict[str, object] = root.members if root.members is not None else {}
         members = self.root
         self.name_text = as_string_head(members.get("name"), _TEXT_HEAD)
-        self.agent_id_text = as_string_head(members.get("agent_id"), _TEXT_HEAD)
         self.integration_type_text = as_string_head(members.get("integration_type"), _TEXT_HEAD)
         self.timezone_text = as_string_head(members.get("timezone"), _TEXT_HEAD)
         self.integration_id_text = as_string(members.get("integration_id"))
 
         self.channel: IntegrationType | None = _CHANNELS.get(self.integration_type_text or "")
-        agent_id = self.agent_id_text
-        self.agent_id: str | None = lower_case_uuid_v4(agent_id) if agent_id is not None else None
         integration_id = self.integration_id_text
         # Well-formed: not empty, and Unicode text, which a store can be asked for
         # (D-lone-surrogates); an ASCII id is told at once.
@@ -114,6 +110,16 @@ class Document:
         if self.sites:  # the payload is an object
             self._read_sites(raw_cycles)
         self.windows: list[Window] = self._windows_in_force()
+
+    @property
+    def agent_id(self) -> str | None:
+        """The `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id), else `None`.
+
+        Read when asked, by the look-ups and by the campaign built of a valid payload, rather
+        than for every payload: whether it is well-formed is the row `agent_id.is_uuid_v4`'s.
+        """
+        text = as_string_head(self.root.get("agent_id"), _TEXT_HEAD)
+        return lower_case_uuid_v4(text) if text is not None else None
 
     def _read_sites(self, raw_cycles: object) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.

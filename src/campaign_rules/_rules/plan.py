@@ -14,10 +14,12 @@ segment) or each window of a schedule (`/scheduling/*/startTime`).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Final
 
 from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._campaign.sites import WINDOW_PATHS, Window
 from campaign_rules._core.findings import PathThen, ReadyFindings
 from campaign_rules._core.violations import Finding
@@ -29,7 +31,7 @@ from campaign_rules._rules.keywords import (
 )
 from campaign_rules._rules.reader import as_string, item_path, member_path, read_list
 
-__all__ = ["PARENTS", "RowCheck", "split_pointer"]
+__all__ = ["PARENTS", "MemberRun", "RowCheck", "split_pointer"]
 
 # The objects in force a pointer's parent can be, by the pointer of their parent.
 _ROOT: Final = 0
@@ -63,7 +65,9 @@ def split_pointer(pointer: str) -> tuple[str, str, bool]:
     parent, _, name = pointer.rpartition("/")
     if parent not in PARENTS or not name or "~" in name:
         raise ValueError(f"{pointer}: no object in force has it")
-    return parent, name, each_item
+    # Interned, as the names the library spells in its code are: a payload's member of that
+    # name, when it is the same object, is found by identity, its text not compared.
+    return parent, sys.intern(name), each_item
 
 
 def _refuses(keyword: Keyword | None, value: object) -> bool:
@@ -81,6 +85,23 @@ def _refused(target: _Target, value: object) -> bool:
     if left_if is not None and left_if.refuses(value):
         return False  # the deferred row's: not read further (D-hostile-input)
     keyword = target.keyword
+    accepted = keyword.accepted
+    if accepted is not None and type(value) is str:
+        return value not in accepted
+    return keyword.refuses(value)
+
+
+def _member_refused(keyword: Keyword, left_if: Keyword | None, value: object) -> bool:
+    """Whether a row on one member whose `null` passes refuses its `value` (`None`: absent).
+
+    The deferral first: a value it refuses is not read further (a name over the length limit
+    is never stripped whole, D-hostile-input). An exact `str` judged by a set of texts
+    (`Keyword.accepted`) is looked up there, without a call of `refuses`.
+    """
+    if value is None:
+        return False
+    if left_if is not None and left_if.refuses(value):
+        return False
     accepted = keyword.accepted
     if accepted is not None and type(value) is str:
         return value not in accepted
@@ -141,14 +162,19 @@ class _Group:
     `lookup_names`: when the row judges a text by a set of texts (`Keyword.accepted`) and
     every target has no deferral and lets `null` pass, the targets' names (the window's times),
     else `None`: each value is then judged with nothing read of its target but its name.
+    `window_times`: when, besides, the names are a window's times in their order and the set
+    judges strings only, whether each time (`startTime`, `stopTime`) is a target, else `None`:
+    each is then the text the window read of it (`Window.start`, `Window.stop`, `None` for a
+    value that is no string, which such a set passes), with no look-up of its name.
     """
 
-    __slots__ = ("lookup_names", "parent", "targets")
+    __slots__ = ("lookup_names", "parent", "targets", "window_times")
 
     def __init__(self, parent: int, targets: tuple[_Target, ...]) -> None:
         self.parent = parent
         self.targets = targets
         self.lookup_names: list[str] | None = None
+        self.window_times: tuple[bool, bool] | None = None
 
     def settle(self) -> None:
         """Note `lookup_names`, once every target is added."""
@@ -157,6 +183,14 @@ class _Group:
             for target in self.targets
         )
         self.lookup_names = [target.name for target in self.targets] if simple else None
+        names = self.lookup_names
+        if (
+            names is not None
+            and self.parent in (_SCHEDULING_WINDOWS, _CYCLES_SCHEDULE_WINDOWS)
+            and self.targets[0].keyword.json_type == "string"
+            and names in ([START_TIME], [STOP_TIME], [START_TIME, STOP_TIME])
+        ):
+            self.window_times = (START_TIME in names, STOP_TIME in names)
 
 
 class RowCheck:
@@ -176,6 +210,7 @@ class RowCheck:
         "_name",
         "_one",
         "_says",
+        "member_parent",
     )
 
     def __init__(
@@ -203,16 +238,20 @@ class RowCheck:
         self._groups = tuple(groups)
         self._says = says
         self._found = ReadyFindings(PathThen(says), places)
-        # A row on one member of the payload, whose `null` passes: the common row, checked by
-        # `check_member`, its target's parts and its finding read into fields of their own.
+        # A row on one member of the payload or of the cycles block, whose `null` passes: the
+        # common row, its target's parts and its finding read into fields of their own. On the
+        # payload, checked by `check_member`; consecutive ones are judged together (`MemberRun`).
         one = groups[0].targets[0]
-        self._one = (
-            len(groups) == 1
-            and groups[0].parent == _ROOT
+        self.member_parent: int | None = (
+            groups[0].parent
+            if len(groups) == 1
+            and groups[0].parent in (_ROOT, _CYCLES)
             and len(groups[0].targets) == 1
             and not (one.each_item or one.unique)
             and one.null_passes
+            else None
         )
+        self._one = self.member_parent == _ROOT
         self._name = one.name
         self._keyword = one.keyword
         self._left_if = one.left_if
@@ -224,20 +263,7 @@ class RowCheck:
 
     def check_member(self, doc: Document, findings: list[Finding]) -> None:
         """`check`, for a row on one member of the payload whose `null` passes."""
-        value = doc.root.get(self._name)
-        if value is None:
-            return
-        # The deferral first: a value it refuses is not read further (a name over the length
-        # limit is never stripped whole, D-hostile-input).
-        left_if = self._left_if
-        if left_if is not None and left_if.refuses(value):
-            return
-        keyword = self._keyword
-        accepted = keyword.accepted
-        if accepted is not None and type(value) is str:
-            if value not in accepted:
-                findings.append(self._found_one)
-        elif keyword.refuses(value):
+        if _member_refused(self._keyword, self._left_if, doc.root.get(self._name)):
             findings.append(self._found_one)
 
     def check(self, doc: Document, findings: list[Finding]) -> None:
@@ -266,7 +292,17 @@ class RowCheck:
         # A row has one constraint: its targets share their keyword (see `_Group`).
         keyword = targets[0].keyword
         accepted = keyword.accepted
-        if names is not None and accepted is not None:  # the window's times: ten a body and more
+        times = group.window_times
+        if times is not None and accepted is not None:  # the window's times: ten a body and more
+            start_read, stop_read = times
+            for window in windows:
+                start, stop = window.start, window.stop
+                if start_read and start is not None and start not in accepted:
+                    findings.append(self._found.at(window.path, START_TIME))
+                if stop_read and stop is not None and stop not in accepted:
+                    findings.append(self._found.at(window.path, STOP_TIME))
+            return
+        if names is not None and accepted is not None:
             for window in windows:
                 members = window.members
                 if members is None:
@@ -330,6 +366,48 @@ class RowCheck:
             if (left_if is None or not left_if.refuses(item)) and keyword.refuses(item):
                 at = item_path(member_path(parent, target.name), index)
                 findings.append(Finding(at, f"{at} {self._says}"))
+
+
+class MemberRun:
+    """Consecutive rows of one scope, each on one member of the same object, judged in one call.
+
+    Made of the rows' `RowCheck`s (each with a `member_parent`), in table order.
+    `clean_rows(doc)` is how many of its first rows find nothing in `doc`: the runner skips
+    them without calling each (one call, where a body's rows are mostly clean), and runs the
+    rows from the first that finds something as it runs any row.
+    """
+
+    __slots__ = ("_checks", "_parent")
+
+    def __init__(self, checks: tuple[RowCheck, ...]) -> None:
+        parents = {check.member_parent for check in checks}
+        if len(parents) != 1 or None in parents:
+            raise ValueError("a run's rows each judge one member of the same object")
+        self._parent = checks[0].member_parent
+        self._checks = checks
+
+    def clean_rows(self, doc: Document) -> int:
+        """How many of the run's first rows find nothing in `doc`."""
+        members = doc.root if self._parent == _ROOT else doc.cycles.block
+        if members is None:  # no enabled cycles block: its rows find nothing
+            return len(self._checks)
+        index = 0
+        for check in self._checks:
+            # `_member_refused`, inlined: the call it saves is most of a clean row's time.
+            value = members.get(check._name)
+            if value is not None:
+                left_if = check._left_if
+                if left_if is None or not left_if.refuses(value):
+                    keyword = check._keyword
+                    accepted = keyword.accepted
+                    if (
+                        value not in accepted
+                        if accepted is not None and type(value) is str
+                        else keyword.refuses(value)
+                    ):
+                        return index
+            index += 1
+        return index
 
 
 def _report_repeats(

@@ -27,7 +27,19 @@ def collect_violations(
     reached it are cut there (D-hostile-input); the answer is whether it does.
     """
     findings: list[Finding] = []
-    for rule in rules:
+    count = len(rules)
+    index = 0
+    while index < count:
+        rule = rules[index]
+        clean_rows = rule.clean_rows
+        if clean_rows is not None:
+            # The first of a run of rows (`Rule.run`): its first rows that find nothing are
+            # skipped, when `rules` holds them next, as the table does.
+            clean = clean_rows(subject)
+            if clean and index + clean <= count and rules[index + clean - 1] is rule.run[clean - 1]:
+                index += clean
+                continue
+        index += 1
         rule.check(subject, findings)
         if findings:
             for finding in findings:

@@ -59,7 +59,7 @@ from campaign_rules._rules import (
 )
 from campaign_rules._rules._common import with_article
 from campaign_rules._rules.keywords import keyword_checks
-from campaign_rules._rules.plan import RowCheck
+from campaign_rules._rules.plan import MemberRun, RowCheck
 from campaign_rules._rules.scope import POSSIBLE_FACTS, Scope, reads_in
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
@@ -146,16 +146,21 @@ class Rule(Generic[Subject]):
     value, of its array or of its items leaves the value to them; its `check` is made of these
     (`_rules.plan.RowCheck`). A rule with a function has no pointers and no constraint.
     `gates` lists every condition its verdict depends on besides the value (`_plan_rows`).
+    `run`: for the first row of consecutive rows of one scope on one member each of the same
+    object, those rows, and `clean_rows` how many of their first find nothing in a subject
+    (`_rules.plan.MemberRun`), which the runner skips in one call; else `()` and `None`.
     """
 
     __slots__ = (
         "check",
+        "clean_rows",
         "constraint",
         "defers_to",
         "gates",
         "id",
         "key",
         "pointers",
+        "run",
         "says",
         "scope",
         "source",
@@ -186,6 +191,8 @@ class Rule(Generic[Subject]):
         self.says = says
         self.defers_to = defers_to
         self.gates: tuple[Gate, ...] = ()
+        self.run: tuple[Rule[Subject], ...] = ()
+        self.clean_rows: Callable[[Subject], int] | None = None
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, {self.key}, {self.source!r})"
@@ -370,18 +377,44 @@ _TYPE_RULE: Final = "payload.members_have_json_types"
 def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
     """Make the check and the gates of each row of `table`, from the rows alone, at import."""
     by_id = {rule.id: rule for rule in table}
+    # The rows of the run being read: (rule, its check) of consecutive rows of one scope, each
+    # on one member of the same object.
+    run: list[tuple[Rule[Document], RowCheck]] = []
     for rule in table:
         rule.gates = (Gate("scope", rule.scope.value),) if rule.scope is not Scope.SUBJECT else ()
         if rule.constraint is None:
+            _end_run(run)
             continue
         deferred = tuple(by_id[name] for name in rule.defers_to)
-        rule.check = RowCheck(
+        planned = RowCheck(
             rule.pointers,
             rule.constraint,
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
-        ).entry()
+        )
+        rule.check = planned.entry()
         rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
+        if run and (
+            planned.member_parent != run[0][1].member_parent or rule.scope is not run[0][0].scope
+        ):
+            _end_run(run)
+        if planned.member_parent is None:
+            _end_run(run)
+        else:
+            run.append((rule, planned))
+    _end_run(run)
+
+
+def _end_run(run: list[tuple[Rule[Document], RowCheck]]) -> None:
+    """Give the first row of `run` the run's rows and their `MemberRun`; empty `run`.
+
+    A run of one row is left as it is: its own check is the one call.
+    """
+    if len(run) > 1:
+        head = run[0][0]
+        head.run = tuple(rule for rule, _ in run)
+        head.clean_rows = MemberRun(tuple(check for _, check in run)).clean_rows
+    run.clear()
 
 
 def _deferral(rule: Rule[Document], other: Rule[Document]) -> Gate:
