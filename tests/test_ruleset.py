@@ -292,7 +292,8 @@ def test_reworded_docstrings_comments_and_layout_keep_it(scratch: Path) -> None:
     edit(
         scratch,
         "_rules/fields.py",
-        "Runs on a known channel; reports each field of another one, whatever its value, at its name.",
+        "Runs on a known channel; reports each field of another one, whatever its value, "
+        "at its name.",
         "Reworded: reports each field of another channel.",
     )
     assert scratch_fingerprint(scratch) == fingerprint()

@@ -25,9 +25,9 @@ def has_surrogate(text: str) -> bool:
     """Whether `text`, a plain `str`, holds a surrogate code point.
 
     An ASCII text holds none, which `str.isascii` tells from a flag CPython keeps, reading no
-    character (issues 37 and 38). Any other is encoded as UTF-8, which fails on exactly the surrogates
-    and costs less than searching for them (`SURROGATE_CHARACTER`; benchmarks/RESULTS.md,
-    issues 29 and 37).
+    character (issues 37 and 38). Any other is encoded as UTF-8, which fails on exactly the
+    surrogates and costs less than searching for them (`SURROGATE_CHARACTER`;
+    benchmarks/RESULTS.md, issues 29 and 37).
     """
     if _IS_ASCII(text):
         return False
