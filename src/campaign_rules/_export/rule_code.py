@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+from collections.abc import Iterator
 from importlib import resources
 from importlib.resources.abc import Traversable
 
@@ -78,7 +79,7 @@ def _is_shown_only(module: str) -> bool:
 def _imported(module: str, tree: ast.Module) -> set[str]:
     """The modules of the package that `module`'s source imports, anywhere in it."""
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if _in_package(alias.name))
         elif isinstance(node, ast.ImportFrom) and node.module and _in_package(node.module):
@@ -87,6 +88,24 @@ def _imported(module: str, tree: ast.Module) -> set[str]:
                 named = f"{node.module}.{alias.name}"
                 found.add(named if _source_file(named) is not None else node.module)
     return found
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of `body`, and of the blocks within it, at any depth.
+
+    An import is a statement: only the blocks of statements are walked, not the expressions,
+    which are most of a tree's nodes.
+    """
+    for node in body:
+        yield node
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, block, None)
+            if isinstance(inner, list):
+                for item in inner:
+                    if isinstance(item, ast.stmt):
+                        yield from _statements([item])
+                    else:  # an `except` clause or a `case`: a block of statements of its own
+                        yield from _statements(getattr(item, "body", []))
 
 
 def _in_package(name: str) -> bool:
