@@ -289,3 +289,35 @@ def test_without_dask_the_dask_module_says_which_extra_adds_it():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "campaign_rules.dask needs Dask: pip install 'campaign-rules[dask]'\n"
+
+
+class _HostileBytes(bytes):
+    """A line whose own methods raise: the audit must read it by its value, as the server does."""
+
+    def __len__(self) -> int:
+        raise RuntimeError("len")
+
+    def strip(self, *_: object) -> bytes:
+        raise RuntimeError("strip")
+
+
+class _HostileText(str):
+    def strip(self, *_: object) -> str:
+        raise RuntimeError("strip")
+
+    def endswith(self, *_: object) -> bool:
+        raise RuntimeError("endswith")
+
+
+@pytest.mark.parametrize("text", [VALID, INVALID, BROKEN])
+def test_a_subclass_line_is_judged_by_its_value_without_calling_its_methods(text):
+    for line in (_HostileBytes(text.encode("utf-8")), _HostileText(text)):
+        summary = audit_lines([line])
+        kind, violations = server_verdict(text.encode("utf-8"))
+        counts = {
+            "valid": summary.valid,
+            "invalid": summary.invalid,
+            "unreadable": summary.unreadable,
+        }
+        assert counts[kind] == summary.records == 1
+        assert [row_verdict(row) for row in violation_rows([line])] == violations

@@ -361,7 +361,7 @@ def _placed(verdict: tuple[Violation, ...] | Violation, line: object) -> tuple[V
     in which it stops being UTF-8 or JSON where its body does, not where its line break is.
     """
     violations = (verdict,) if isinstance(verdict, Violation) else verdict
-    reading = read_body(line_body(line) if isinstance(line, (bytes, str)) else line)
+    reading = read_body(line_body(line) if type(line) is bytes or type(line) is str else line)
     if reading.refused:
         return body_refusal(reading)
     return placed_violations(violations, reading)

@@ -45,7 +45,9 @@ def read_line(line: object) -> Verdict:
     A line break at its end is not part of the body (`line_body`): it is read with it, as the
     JSON white space it is, where it changes no verdict; `line_body` drops it for the places.
     """
-    if isinstance(line, bytes):
+    # Exact types only: a subclass's methods are the caller's code, which may raise, and it is
+    # read as `validate_create_json` reads it, by its base value (D-hostile-input).
+    if type(line) is bytes:
         # Most lines start with "{": only a line that starts with white space may be blank.
         if (not line or line[0] in _JSON_WHITESPACE_BYTE_VALUES) and not line.strip(
             _JSON_WHITESPACE_BYTES
@@ -58,11 +60,11 @@ def read_line(line: object) -> Verdict:
         if value is not NOT_ACCEPTED:
             return create_violations(value)
         reading = read_body(body)
-    elif isinstance(line, str):
+    elif type(line) is str:
         if not line.strip(_JSON_WHITESPACE):
             return None
         reading = read_body(line_body(line) if len(line) * 4 > LINE_MAX_BYTES else line)
-    else:  # a `bytearray` or a `memoryview` is read as its bytes, anything else is no text
+    else:  # a subclass, a `bytearray` or a `memoryview` as its value; anything else no text
         reading = read_body(line)
     if not reading.refused:
         return create_violations(reading.value)
