@@ -85,8 +85,3 @@ class CyclesState:
             text = as_string(block.get(name))
             if text is not None:
                 self.dates[name] = parse_date(text)
-
-    def filter_list_length(self, name: str) -> int | None:
-        """The length of the array `cycles.<name>` of an enabled block, read without its items."""
-        block = self.block
-        return array_length(block.get(name)) if block is not None else None

@@ -35,7 +35,6 @@ __all__ = [
     "as_string",
     "as_string_head",
     "decode_json",
-    "decode_json_line",
     "decode_json_stdlib",
     "fast_decoder",
     "integer_or_infinity",
@@ -331,9 +330,7 @@ def fast_decoder() -> Callable[[str | bytes], object] | None:
 
 def _fast_decoder_for(text: str | bytes) -> Callable[[str | bytes], object] | None:
     """The fast decoder, when it is installed and `text` is not nested too deeply for it."""
-    if not _fast_decoder:
-        _fast_decoder.append(_load_fast_decoder())
-    decode = _fast_decoder[0]
+    decode = fast_decoder()
     # A text nested d deep holds d opening brackets and as many closing ones; in UTF-8 no byte
     # of a character past ASCII is a bracket, so a line's bytes hold as many as its text.
     if decode is not None and (
@@ -355,9 +352,9 @@ def decode_json(text: str) -> object:
     Python's `json` module reads `NaN` and `Infinity`, which JSON has not: they are refused.
     An integer of more digits than `int` converts (placed at the integer, unless the text is no
     JSON at all), nesting too deep for the decoder, and a text that starts with a byte order
-    mark are refused too, so the command line and the audit read a file or a line the same
-    way. A syntax error's reason is a sentence of the library's own (`_core.json_syntax`),
-    placed where `json` found it.
+    mark are refused too (the command line reads a response body with it). A syntax error's
+    reason is a sentence of the library's own (`_core.json_syntax`), placed where `json` found
+    it.
 
     With msgspec installed its decoder reads the text first, and its value is the answer; when
     it refuses the text, or the text may be nested too deeply to tell, `decode_json_stdlib`
@@ -374,24 +371,6 @@ def decode_json(text: str) -> object:
         except Exception:  # whatever it refuses, and why, is `json`'s to say
             pass
     return decode_json_stdlib(text)
-
-
-def decode_json_line(line: bytes) -> object:
-    """`decode_json(line.decode("utf-8"))`: raises `UnicodeError` or `NotJson` as they do.
-
-    msgspec's decoder reads the bytes themselves where it is installed: it reads a line as it
-    reads the line's text, and refuses any byte sequence that is not UTF-8 (it decodes every
-    string with the codec, and a byte past ASCII anywhere else is no JSON), so a line it reads
-    is UTF-8 text and no text is made of it to be read again (D-audit-compiled-lines). Where
-    it refuses the line, the line is decoded and read as `decode_json` reads a text.
-    """
-    decode = _fast_decoder_for(line)
-    if decode is not None:
-        try:
-            return decode(line)
-        except Exception:  # not UTF-8, or not JSON: the codec and `decode_json` say which
-            pass
-    return decode_json(line.decode("utf-8"))
 
 
 def decode_json_stdlib(text: str) -> object:

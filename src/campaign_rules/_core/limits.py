@@ -188,7 +188,7 @@ BODY_MAX_DEPTH: Final = 64
 # spec gives, a caller's member of a window of the cycles schedule (`cycles.schedule.wed.`, 64
 # characters and `…`). A deeper path is shortened to it (D-shown-text).
 FIELD_PATH_MAX_LENGTH: Final = 64
-FIELD_MAX_LENGTH: Final = 85
+FIELD_MAX_LENGTH: Final = len("cycles.schedule.wed.") + FIELD_PATH_MAX_LENGTH + len("…")
 
 # D-shown-text: an output (`check --json`, the audit's rows) writes a violation's pointer whole
 # up to this many characters, and shortened, marked, beyond.

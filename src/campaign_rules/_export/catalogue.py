@@ -95,14 +95,7 @@ def rule_readings() -> dict[str, dict[str, Any]]:
         for rule in rules:
             reading: dict[str, Any] = {
                 "scope": rule.scope.value,
-                "gates": [
-                    {
-                        "kind": gate.kind,
-                        "says": gate.says,
-                        **({"rule": gate.rule} if gate.rule else {}),
-                    }
-                    for gate in rule.gates
-                ],
+                "gates": [_gate_json(gate) for gate in rule.gates],
             }
             if rule.constraint is not None:
                 reading["pointers"] = list(rule.pointers)
