@@ -37,13 +37,13 @@ from campaign_rules._core.unicode import has_surrogate
 __all__ = ["Document"]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
-# The members that rules read as text are each read (and a str subclass copied) once, into an
-# attribute of the document (`Document.name_text`, ...), read as a field compiled, where a
-# mapping of the four names cost a look-up on every read, and its making and freeing. The
-# rules of `name`, `agent_id`, `integration_type` and `timezone` refuse every text over
-# `NAME_MAX_LENGTH` characters (a UUID, a channel and a zone name are shorter than a name), so
-# a str subclass there is copied only that far and one character more, which they refuse as
-# they would the whole (D-hostile-input).
+# The members read as text after the rows (the channel, the look-ups, `text.free_text_is_unicode`
+# and the campaign's making) are each read (and a str subclass copied) once, into an attribute
+# of the document (`Document.name_text`, ...), read as a field compiled. The rows of `name`,
+# `agent_id`, `integration_type` and `timezone` refuse every text over `NAME_MAX_LENGTH`
+# characters (a UUID, a channel and a zone name are shorter than a name), so a str subclass
+# there is copied only that far and one character more: such a body is refused whatever the
+# rest of the text holds (D-hostile-input).
 _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # The weekdays in week order, read by index (see `_core.limits.FILTER_LISTS` on tuple types).
 _WEEKDAYS: Final[tuple[str, ...]] = WEEKDAYS
