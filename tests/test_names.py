@@ -39,9 +39,21 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "campaign_rules"
 # Where a reader meets prose about the project: its Python sources and its Markdown pages.
 PYTHON_FOLDERS = ("src", "tests", "benchmarks", "examples", "scripts", "fuzz")
+# The pages written by hand: the ones the site's build writes beside them from the code (the
+# rule pages, traceability, listed in docs/.gitignore) name what the code holds, private
+# functions included, and may lie on disk after a build.
+_BUILT_PAGES = (
+    ROOT / "docs" / "rules",
+    ROOT / "docs" / "_build",
+    ROOT / "docs" / "traceability.md",
+)
 PAGES = (
     ROOT / "README.md",
-    *sorted((ROOT / "docs").rglob("*.md")),
+    *sorted(
+        path
+        for path in (ROOT / "docs").rglob("*.md")
+        if not any(path == built or built in path.parents for built in _BUILT_PAGES)
+    ),
     *sorted((ROOT / "benchmarks").glob("*.md")),
 )
 # The top of the repository: a path that starts with one of these is a path of the repository.

@@ -172,7 +172,10 @@ def test_the_code_of_every_rule_and_of_what_runs_it_is_hashed() -> None:
     rules = [
         rule for name in table.__all__ if name.endswith("_RULES") for rule in getattr(table, name)
     ]
-    assert {rule.check.__module__ for rule in rules} <= set(modules)
+    # A row's check is made by the plan (compiled, a method of no module): its function rules'.
+    functions = [rule for rule in rules if rule.constraint is None]
+    assert {rule.check.__module__ for rule in functions} <= set(modules)
+    assert "campaign_rules._rules.plan" in modules
     for reached in (
         "campaign_rules._rules.table",
         "campaign_rules._rules.runner",
