@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from mypy_extensions import i64
 
 __all__ = [
+    "HH_MM_TEXTS",
     "is_blank",
     "is_uuid_v4",
     "lower_case_uuid_v4",
@@ -56,6 +57,8 @@ _MINUTES_OF_DAY: Final = {
     for hour in range(24)
     for minute in range(60)
 }
+# The texts `minute_of_day` accepts, as a set: the `hhMm` keyword judges a value by them.
+HH_MM_TEXTS: Final = frozenset(_MINUTES_OF_DAY)
 # The time of day of each minute of the day: one object each, its hash kept once computed.
 _TIMES_OF_DAY: Final[tuple[datetime.time, ...]] = tuple(
     datetime.time(minute // 60, minute % 60) for minute in range(24 * 60)

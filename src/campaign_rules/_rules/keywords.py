@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from campaign_rules._core.formats import is_blank, is_uuid_v4, minute_of_day, parse_date
+from campaign_rules._core.formats import HH_MM_TEXTS, is_blank, is_uuid_v4, parse_date
 from campaign_rules._core.limits import TIMEZONE_NAME_MAX_LENGTH
 from campaign_rules._core.timezones import is_timezone_name
 from campaign_rules._rules.reader import array_length, as_integer, as_string, as_string_head
@@ -225,41 +225,23 @@ class IanaZone(Keyword):
         return text is not None and not is_timezone_name(text)
 
 
-def _hh_mm_texts() -> frozenset[str]:
-    """Every text `minute_of_day`, the one `HH:MM` parser, accepts: of the form `DD:DD`.
-
-    Asked of the parser, at import, on every text of two ASCII digits, a colon and two more: a
-    text of any other form it refuses (tests/test_formats.py).
-    """
-    digits = "0123456789"
-    pairs = [first + second for first in digits for second in digits]
-    return frozenset(
-        text
-        for text in (f"{hours}:{minutes}" for hours in pairs for minutes in pairs)
-        if minute_of_day(text) >= 0
-    )
-
-
-_HH_MM_TEXTS: Final = _hh_mm_texts()
-
-
 class HhMm(Keyword):
     """The library's `hhMm`: a 24-hour `HH:MM` time, 00:00 to 23:59 (D-time-format).
 
-    Judged by the texts the parser accepts, asked of it once (`_hh_mm_texts`): one look-up,
-    where the parser reads the text anew for each value.
+    Judged by the texts the one parser accepts (`_core.formats.HH_MM_TEXTS`, the keys of its
+    table): one look-up, where the parser reads the text anew for each value.
     """
 
     name = "hhMm"
     json_type = "string"
 
     def __init__(self) -> None:
-        self.accepted = _HH_MM_TEXTS
+        self.accepted = HH_MM_TEXTS
 
     def refuses(self, value: object) -> bool:
         # An exact `str`, the common case, is read without a reader's call.
         text = value if type(value) is str else as_string_head(value, _HH_MM_LENGTH + 1)
-        return text is not None and text not in _HH_MM_TEXTS
+        return text is not None and text not in HH_MM_TEXTS
 
 
 class IsoDate(Keyword):
