@@ -1,0 +1,89 @@
+"""JSON lines over pipes: reading them as they come and writing them whole, each in a time.
+
+Every wait is `_cli.signals.wait_ready`, so that SIGINT and SIGTERM stop a run or a `serve`
+waiting on a quiet pipe, and a wait may end at a deadline: an executor that stops answering
+is told from a slow one by the per-case timeout alone.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+
+from campaign_rules._cli.signals import wait_ready
+
+__all__ = ["LineReader", "TimedOut", "deadline_after", "write_all"]
+
+_CHUNK = 1 << 16
+
+
+class TimedOut(Exception):
+    """The pipe was not ready before the deadline."""
+
+
+def deadline_after(seconds: float | None) -> float | None:
+    """The `time.monotonic()` reading `seconds` from now; `None` for no deadline."""
+    return None if seconds is None else time.monotonic() + seconds
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+class LineReader:
+    """The lines of a file descriptor, each without its `\\n`, read as they come."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._buffer = bytearray()
+        self._searched = 0  # the buffer holds no `\n` before this
+        self._ended = False
+
+    def next_line(self, deadline: float | None = None) -> bytes | None:
+        """The next line; `None` at the end of the input; `TimedOut` past `deadline`.
+
+        A last line with no `\\n` after it is a line too.
+        """
+        while True:
+            end = self._buffer.find(b"\n", self._searched)
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                self._searched = 0
+                return line
+            self._searched = len(self._buffer)
+            if self._ended:
+                if not self._buffer:
+                    return None
+                line = bytes(self._buffer)
+                self._buffer.clear()
+                self._searched = 0
+                return line
+            if not wait_ready(self._fd, timeout=_left(deadline)):
+                raise TimedOut
+            chunk = os.read(self._fd, _CHUNK)
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._ended = True
+
+    def __iter__(self) -> Iterator[bytes]:
+        while (line := self.next_line()) is not None:
+            yield line
+
+
+def write_all(fd: int, data: bytes, deadline: float | None = None) -> None:
+    """Write all of `data` to `fd` (non-blocking or not); `TimedOut` past `deadline`.
+
+    `BrokenPipeError` when the reader has gone.
+    """
+    view = memoryview(data)
+    while view:
+        if not wait_ready(fd, write=True, timeout=_left(deadline)):
+            raise TimedOut
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            continue
+        view = view[written:]
