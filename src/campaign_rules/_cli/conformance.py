@@ -1,0 +1,171 @@
+"""`campaign-rules conformance export|serve|run`: the conformance kit from the command line.
+
+The kit's modules (`campaign_rules._conformance`) are imported when a `conformance` command
+runs, not when the parser is built: the other sub-commands do not pay for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from campaign_rules._cli.exits import ExitStatus, describe_exits, say
+
+__all__ = ["add_parser", "run", "split_executor"]
+
+_DEFAULT_TIMEOUT = 30.0
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `conformance` sub-command, with its own `export`, `serve` and `run`."""
+    conformance = commands.add_parser(
+        "conformance",
+        help="the conformance kit: export it, serve this library as an executor, run a kit",
+        description="The conformance kit: every case with its exact expected answer, for any "
+        "language's implementation of the rules to run through an executor "
+        "(docs/conformance.md).",
+    )
+    actions = conformance.add_subparsers(dest="conformance", required=True)
+    export = actions.add_parser(
+        "export",
+        help="write the kit into a folder",
+        description="Write the kit into DIR (made if missing): manifest.json, definitions.json, "
+        "the cases as JSON Lines under cases/, and the JSON Schemas of every file under "
+        "schemas/. Only these files are written; the same library writes the same bytes. "
+        + describe_exits(valid="written", invalid=None, unreadable="a file could not be written"),
+    )
+    export.add_argument("dir", metavar="DIR", help="the folder to write the kit into")
+    actions.add_parser(
+        "serve",
+        help="judge the protocol's requests on standard input, one answer line each",
+        description="Serve this library as an executor of the conformance protocol: one JSON "
+        "request a line on standard input, one JSON answer a line on standard output, until "
+        "the input ends. A line that is not a request is answered as unsupported. "
+        + describe_exits(valid="the input ended", invalid=None, unreadable="never"),
+    )
+    run = actions.add_parser(
+        "run",
+        usage="%(prog)s [options] DIR -- COMMAND...",
+        help="run a kit's cases through an executor command",
+        description="Run every case of the kit in DIR through one executor process, COMMAND "
+        "(after --), and compare its answers: ok, status, the envelope but its message, and "
+        "every violation in order by rule, key, field and pointer. Each failure is printed "
+        "with what was wanted and what came, then a count line. "
+        + describe_exits(
+            valid="every case passed, or failed as expected",
+            invalid="a case failed, or an expected failure passed",
+            unreadable="the kit or the expected failures could not be read, the kit was made "
+            "by another rule set, or the executor timed out, ended or wrote a line that is "
+            "not the protocol's",
+        ),
+    )
+    run.add_argument("dir", metavar="DIR", help="the folder of an exported kit")
+    run.add_argument(
+        "--strict-places", action="store_true", help="compare each violation's line and column"
+    )
+    run.add_argument(
+        "--strict-messages",
+        action="store_true",
+        help="compare each violation's message, and the envelope's",
+    )
+    run.add_argument(
+        "--expected-failures",
+        metavar="FILE",
+        help="a file of case ids, one a line (# starts a comment), that are expected to fail: "
+        "they do not fail the run, but one that passes does",
+    )
+    run.add_argument(
+        "--allow-other-ruleset",
+        action="store_true",
+        help="run a kit made by another rule set than the executor's (its describe answer)",
+    )
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=_DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"how long the executor may take to answer one case (default {_DEFAULT_TIMEOUT:g})",
+    )
+    run.add_argument(
+        "--http",
+        metavar="URL",
+        help="run the kit's HTTP cases against the server at URL instead of an executor",
+    )
+    # The executor's command is what follows `--`, taken whole by `split_executor`.
+    run.set_defaults(executor=[])
+
+
+def split_executor(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The arguments of `conformance run` before its `--`, and the executor's command after it.
+
+    argparse reads the options of a command given after a positional argument as its own: the
+    command is taken out first. Any other command's arguments are left as they are.
+    """
+    words = list(argv)
+    if words[:2] == ["conformance", "run"] and "--" in words:
+        at = words.index("--")
+        return words[:at], words[at + 1 :]
+    return words, []
+
+
+def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
+    """Run the `conformance` action of the parsed arguments; return the exit status."""
+    if args.conformance == "export":
+        return _export(Path(args.dir))
+    if args.conformance == "serve":
+        return _serve()
+    executor = args.executor
+    if args.timeout <= 0:
+        command.error("--timeout must be a number of seconds above 0")
+    options = {
+        "strict_places": args.strict_places,
+        "strict_messages": args.strict_messages,
+        "expected_failures": args.expected_failures,
+        "allow_other_ruleset": args.allow_other_ruleset,
+        "timeout": args.timeout,
+    }
+    if args.http is not None:
+        if executor:
+            command.error("--http runs the HTTP cases against a server: give no COMMAND")
+        from campaign_rules._conformance.http_run import run_http
+
+        return run_http(Path(args.dir), args.http, options)
+    if not executor:
+        command.error("give the executor to run after --: run DIR -- COMMAND...")
+    from campaign_rules._conformance.compare import Strictness
+    from campaign_rules._conformance.runner import RunOptions, run_kit
+
+    run_options = RunOptions(
+        strictness=Strictness(places=args.strict_places, messages=args.strict_messages),
+        expected_failures=None if args.expected_failures is None else Path(args.expected_failures),
+        allow_other_ruleset=args.allow_other_ruleset,
+        timeout=args.timeout,
+    )
+    return run_kit(Path(args.dir), executor, run_options, sys.stdout.write)
+
+
+def _export(directory: Path) -> int:
+    from campaign_rules._conformance.export import export_kit
+
+    try:
+        manifest = export_kit(directory)
+    except OSError as error:
+        say(f"conformance export: cannot write the kit into {directory}: {error}")
+        return ExitStatus.UNREADABLE
+    cases = sum(entry["count"] for entry in manifest["files"] if "kind" in entry)
+    sys.stdout.write(f"Wrote a kit of {cases:,} cases into {directory}\n")
+    return ExitStatus.VALID
+
+
+def _serve() -> int:
+    from campaign_rules._conformance.executor import serve
+    from campaign_rules._conformance.lines import LineReader
+
+    def write(line: bytes) -> None:
+        sys.stdout.buffer.write(line)
+        sys.stdout.buffer.flush()
+
+    serve(LineReader(sys.stdin.fileno()), write)
+    return ExitStatus.VALID
