@@ -79,8 +79,10 @@ def render() -> str:
 
 
 def packed_body(body: dict[str, str]) -> dict[str, Any]:
-    """`body`, or a text of more than `_PACK_FROM` characters as its longest run of one
-    character: `{"packed": {"head", "repeat", "count", "tail"}}` (`_conformance.cases` unpacks).
+    """`body`, or a text of more than `_PACK_FROM` characters as its longest run of one character.
+
+    That is `{"packed": {"head", "repeat", "count", "tail"}}`, which `_conformance.cases`
+    unpacks.
     """
     text = body.get("text")
     if text is None or len(text) <= _PACK_FROM:

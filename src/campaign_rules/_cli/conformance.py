@@ -143,7 +143,13 @@ def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
         allow_other_ruleset=args.allow_other_ruleset,
         timeout=args.timeout,
     )
-    return run_kit(Path(args.dir), executor, run_options, sys.stdout.write)
+    return run_kit(Path(args.dir), executor, run_options, _write)
+
+
+def _write(text: str) -> None:
+    """Standard output, flushed: each failure shows as the run finds it."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def _export(directory: Path) -> int:

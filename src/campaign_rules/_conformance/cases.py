@@ -28,8 +28,10 @@ def source_cases() -> list[dict[str, Any]]:
 
 
 def _unpacked(body: dict[str, Any]) -> dict[str, Any]:
-    """A stored body as the protocol writes it: a packed text (the size rule's long bodies,
-    stored as their run of one character) made whole again."""
+    """A stored body as the protocol writes it: a packed text made whole again.
+
+    The size rule's long bodies are stored as their run of one character (scripts/kit_cases.py).
+    """
     packed = body.get("packed")
     if packed is None:
         return body

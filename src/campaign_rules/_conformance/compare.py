@@ -38,7 +38,11 @@ class Strictness:
 
     def violation_fields(self) -> tuple[str, ...]:
         """The members of a violation compared."""
-        return (*_ALWAYS, *(_PLACES if self.places else ()), *((_MESSAGE,) if self.messages else ()))
+        return (
+            *_ALWAYS,
+            *(_PLACES if self.places else ()),
+            *((_MESSAGE,) if self.messages else ()),
+        )
 
 
 @attrs.frozen
@@ -60,7 +64,9 @@ def shown(value: object) -> str:
     return json.dumps(value, ensure_ascii=True, sort_keys=True)
 
 
-def differences(want: dict[str, Any], got: dict[str, Any], strictness: Strictness) -> list[Difference]:
+def differences(
+    want: dict[str, Any], got: dict[str, Any], strictness: Strictness
+) -> list[Difference]:
     """Every difference between a case's answer (`want`) and an executor's (`got`), in order.
 
     Both are judged answers of the protocol (`ok`, `status`, `violations`, `envelope`).

@@ -1,16 +1,15 @@
-"""The definitions the rules rest on, pinned in the kit: read from the code that decides.
+r"""The definitions the rules rest on, pinned in the kit: read from the code that decides.
 
 An executor in another language checks its own formats, zone list, white space and limits
 against these before it trusts its answers: a different tzdata release, or a regex dialect
-whose `\\s` differs, is found here rather than case by case.
+whose `\s` differs, is found here rather than case by case.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 from typing import Any
-
-import tzdata
 
 from campaign_rules._core.limits import WHITESPACE
 from campaign_rules._core.timezones import timezone_names
@@ -32,7 +31,7 @@ def definitions() -> dict[str, Any]:
         },
         "timezones": {
             "tzdata": importlib.metadata.version("tzdata"),
-            "iana": tzdata.IANA_VERSION,
+            "iana": getattr(importlib.import_module("tzdata"), "IANA_VERSION", None),
             "names": sorted(timezone_names()),
         },
         # D-blank-name: the characters that make a name blank, ECMAScript's `\s`.

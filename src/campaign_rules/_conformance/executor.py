@@ -1,4 +1,4 @@
-"""This library as an executor of the protocol: one request in, its answer out.
+"""The library as an executor of the protocol: one request in, its answer out.
 
 `answer` judges one request in-process (`campaign-rules diff` calls it for the library it runs
 in); `serve` answers a stream of JSON lines, as `campaign-rules conformance serve` does. No
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from campaign_rules import CampaignStatus, __version__, validate_create_json, validate_update_json
 from campaign_rules._conformance.directory import RecordsDirectory, directory_of
@@ -73,7 +73,9 @@ def answer(request: object) -> dict[str, object]:
         return _judge_response(case_id, request, data)
     expected = _CREATE_KEYS if kind == "create" else _UPDATE_KEYS
     if set(request) != expected:
-        return _unsupported(case_id, f"a {kind} request holds exactly {', '.join(sorted(expected))}")
+        return _unsupported(
+            case_id, f"a {kind} request holds exactly {', '.join(sorted(expected))}"
+        )
     records = request["directory"]
     directory = None if records is None else directory_of(records)
     if isinstance(directory, str):
@@ -89,9 +91,15 @@ def _judge_update(
     status = request["status"]
     if status is not None and type(status) is not str:
         return _unsupported(case_id, "status must be null or a string")
-    # A text that names no status reaches the library as it is, for its rule to refuse it.
+    # A text that names no status reaches the library as it is, for its rule to refuse it
+    # (`update.status_is_a_campaign_status` judges any value the argument is given).
     current = CampaignStatus(status) if status in _STATUSES else status
-    result = validate_update_json(request["existing"], data, status=current, directory=directory)
+    result = validate_update_json(
+        request["existing"],
+        data,
+        status=cast("CampaignStatus | None", current),
+        directory=directory,
+    )
     return _answer(case_id, result)
 
 

@@ -54,7 +54,8 @@ def read_kit(directory: Path) -> Kit:
                 case = json.loads(line)
                 if not (type(case["id"]) is str and case["request"]["kind"] == kind):
                     raise ValueError("not a case of this file")
-                case["answer"]["violations"]  # noqa: B018 (a judged answer: it has them)
+                if type(case["answer"]["violations"]) is not list:
+                    raise ValueError("its answer is not a judged one")
             except (ValueError, TypeError, KeyError) as error:
                 raise KitError(f"{directory / path}:{number}: not a case ({error!r})") from None
             cases.append(case)

@@ -32,7 +32,7 @@ def _left(deadline: float | None) -> float | None:
 
 
 class LineReader:
-    """The lines of a file descriptor, each without its `\\n`, read as they come."""
+    """The lines of a file descriptor, each without its line feed, read as they come."""
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
@@ -43,7 +43,7 @@ class LineReader:
     def next_line(self, deadline: float | None = None) -> bytes | None:
         """The next line; `None` at the end of the input; `TimedOut` past `deadline`.
 
-        A last line with no `\\n` after it is a line too.
+        A last line with no line feed after it is a line too.
         """
         while True:
             end = self._buffer.find(b"\n", self._searched)

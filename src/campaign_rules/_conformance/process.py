@@ -44,7 +44,8 @@ class ExecutorProcess:
             )
         except (OSError, ValueError) as error:
             raise ExecutorFailed(f"cannot start the executor {list(command)}: {error}") from None
-        assert self._process.stdin is not None and self._process.stdout is not None
+        assert self._process.stdin is not None  # both are pipes: PIPE was asked for
+        assert self._process.stdout is not None
         self._stdin = self._process.stdin
         os.set_blocking(self._stdin.fileno(), False)  # a write waits at most the timeout
         self._answers = LineReader(self._process.stdout.fileno())

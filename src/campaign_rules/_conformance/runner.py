@@ -30,7 +30,7 @@ __all__ = ["RunOptions", "run_kit"]
 class RunOptions:
     """The flags of a run."""
 
-    strictness: Strictness = Strictness()
+    strictness: Strictness = attrs.field(factory=Strictness)
     expected_failures: Path | None = None
     allow_other_ruleset: bool = False
     timeout: float = 30.0

@@ -215,7 +215,11 @@ DEFINITIONS: Final = schema_document(
         {
             "formats": {"type": "object", "additionalProperties": {"type": "object"}},
             "timezones": _object(
-                {"tzdata": _STRING, "iana": _STRING, "names": {"type": "array", "items": _STRING}}
+                {
+                    "tzdata": _STRING,
+                    "iana": _NULLABLE_STRING,
+                    "names": {"type": "array", "items": _STRING},
+                }
             ),
             "whitespace": {
                 "type": "array",
