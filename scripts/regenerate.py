@@ -19,6 +19,7 @@ tests/test_regenerate.py does too. The docs site's rule pages are made by the do
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from scripts import bound_texts, kit_cases, rule_reach  # noqa: E402
 
+from campaign_rules._conformance.export import kit_schemas, schema_text  # noqa: E402
 from campaign_rules._export.json_schema import render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
 
@@ -37,6 +39,11 @@ EXPORTS: dict[str, Callable[[], str]] = {
     "schema/openapi.json": render_openapi,
     # The conformance kit's source cases, from tests/cases/ (D-conformance-data).
     "src/campaign_rules/_conformance/cases.json": kit_cases.render,
+    # The conformance kit's JSON Schemas, which docs/conformance.md shows.
+    **{
+        f"schema/conformance/{name}.schema.json": functools.partial(schema_text, name)
+        for name in kit_schemas()
+    },
 }
 
 
@@ -76,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             for entry in bound_texts.stale(path.read_text(encoding="utf-8"), name):
                 print(f"  {entry}", file=sys.stderr)
         else:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {name}")
     return 1 if check and stale else 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -322,3 +323,31 @@ def _gone(pid: int) -> None:
     """The executor was killed and reaped: no such process remains."""
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+# The page and the command line
+
+
+def test_the_page_s_example_answer_is_the_library_s() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "conformance.md").read_text(encoding="utf-8")
+    blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", page, re.DOTALL)]
+    [request] = [block for block in blocks if block.get("kind") == "create"]
+    [shown] = [block for block in blocks if block.get("id") == request["id"] and "ok" in block]
+    assert answer(request) == shown
+    [describe] = [block for block in blocks if block.get("id") == "describe"]
+    assert set(describe) == set(answer(describe | {"kind": "describe"}))
+
+
+@pytest.mark.parametrize("action", ["export", "serve", "run"])
+def test_each_action_s_help_lists_every_exit_status(action: str) -> None:
+    done = subprocess.run([*COMMAND, "conformance", action, "--help"], capture_output=True)
+    assert done.returncode == 0
+    text = " ".join(done.stdout.decode().split())
+    assert "Exit status: 0 " in text
+    assert "130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM)." in text
+
+
+def test_run_needs_an_executor_or_a_server(kit: Path) -> None:
+    done = subprocess.run([*COMMAND, "conformance", "run", str(kit)], capture_output=True)
+    assert done.returncode == 2
+    assert b"give the executor to run after --" in done.stderr

@@ -12,10 +12,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
+from campaign_rules._cli.outputs import CannotWrite
+from campaign_rules._cli.wording import reason
 
 __all__ = ["add_parser", "run", "split_executor"]
 
 _DEFAULT_TIMEOUT = 30.0
+# `serve` reads and writes the descriptors, not Python's buffered streams: a request and its
+# answer each pass whole, and every wait ends on SIGINT and SIGTERM (`_cli.signals`).
+_STDIN = 0
+_STDOUT = 1
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,14 +33,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "language's implementation of the rules to run through an executor "
         "(docs/conformance.md).",
     )
-    actions = conformance.add_subparsers(dest="conformance", required=True)
+    actions = conformance.add_subparsers(
+        dest="conformance",
+        required=True,
+        metavar="ACTION",
+        help="export the kit, serve this library as an executor, or run a kit",
+    )
     export = actions.add_parser(
         "export",
         help="write the kit into a folder",
         description="Write the kit into DIR (made if missing): manifest.json, definitions.json, "
         "the cases as JSON Lines under cases/, and the JSON Schemas of every file under "
         "schemas/. Only these files are written; the same library writes the same bytes. "
-        + describe_exits(valid="written", invalid=None, unreadable="a file could not be written"),
+        + describe_exits(valid="written", invalid=None, unreadable="the kit could not be written"),
     )
     export.add_argument("dir", metavar="DIR", help="the folder to write the kit into")
     actions.add_parser(
@@ -43,7 +54,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Serve this library as an executor of the conformance protocol: one JSON "
         "request a line on standard input, one JSON answer a line on standard output, until "
         "the input ends. A line that is not a request is answered as unsupported. "
-        + describe_exits(valid="the input ended", invalid=None, unreadable="never"),
+        + describe_exits(
+            valid="the input ended", invalid=None, unreadable="standard input could not be read"
+        ),
     )
     run = actions.add_parser(
         "run",
@@ -167,11 +180,20 @@ def _export(directory: Path) -> int:
 
 def _serve() -> int:
     from campaign_rules._conformance.executor import serve
-    from campaign_rules._conformance.lines import LineReader
+    from campaign_rules._conformance.lines import LineReader, write_all
 
     def write(line: bytes) -> None:
-        sys.stdout.buffer.write(line)
-        sys.stdout.buffer.flush()
+        # Each answer whole and at once: the runner waits for it before its next request.
+        try:
+            write_all(_STDOUT, line)
+        except OSError as error:
+            raise CannotWrite("standard output", reason(error)) from None
 
-    serve(LineReader(sys.stdin.fileno()), write)
+    try:
+        serve(LineReader(_STDIN), write)
+    except CannotWrite:
+        raise
+    except OSError as error:
+        say(f"conformance serve: cannot read standard input: {reason(error)}")
+        return ExitStatus.UNREADABLE
     return ExitStatus.VALID

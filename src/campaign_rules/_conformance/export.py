@@ -20,7 +20,7 @@ from campaign_rules._conformance.protocol import ANSWER_KINDS, PROTOCOL
 from campaign_rules._conformance.schemas import KIT_FORMAT, SCHEMAS, schema_path
 from campaign_rules.schema import ruleset
 
-__all__ = ["MANIFEST", "cases_path", "export_kit", "kit_files"]
+__all__ = ["MANIFEST", "cases_path", "export_kit", "kit_files", "kit_schemas", "schema_text"]
 
 MANIFEST: Final = "manifest.json"
 _META_SCHEMA: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -61,8 +61,7 @@ def kit_files() -> dict[str, bytes]:
         add(cases_path(kind), _lines(lines), schema_path("case"), len(lines), kind)
     sequences = http_cases.sequences()
     add(cases_path(_HTTP), _lines(sequences), schema_path("http-sequence"), len(sequences), _HTTP)
-    schemas = {**SCHEMAS, "http-sequence": http_cases.schema()}
-    for name, schema in schemas.items():
+    for name, schema in kit_schemas().items():
         add(schema_path(name), _document(schema), _META_SCHEMA)
     manifest = {
         "kit": {"format": KIT_FORMAT, "protocol": PROTOCOL},
@@ -71,6 +70,16 @@ def kit_files() -> dict[str, bytes]:
         "files": [{"path": MANIFEST, "schema": schema_path("manifest"), "count": 1}, *listed],
     }
     return {MANIFEST: _document(manifest), **files}
+
+
+def kit_schemas() -> dict[str, dict[str, Any]]:
+    """Every JSON Schema of the kit by name, the HTTP sequences' among them."""
+    return {**SCHEMAS, "http-sequence": http_cases.schema()}
+
+
+def schema_text(name: str) -> str:
+    """The text of the kit's schema `name`, as the kit and `schema/conformance/` hold it."""
+    return _document(kit_schemas()[name]).decode()
 
 
 def _document(value: object) -> bytes:
