@@ -23,7 +23,7 @@ import referencing
 from scripts import kit_cases
 
 from campaign_rules._conformance.cases import source_cases
-from campaign_rules._conformance.executor import answer
+from campaign_rules._conformance.executor import LINE_MAX_BYTES, answer
 from campaign_rules._conformance.export import kit_files
 from campaign_rules.schema import catalogue, ruleset
 from tests.cases_support import all_cases, expected_of
@@ -160,18 +160,22 @@ def test_serve_answers_every_line_and_never_stops_on_one() -> None:
         b'{"id": "a", "kind": "nope"}',
         b'{"id": "b", "kind": "create", "body": {"hex": "00"}, "directory": null}',
         b'{"id": "c", "kind": "create", "body": {"text": "{}"}, "directory": 3}',
+        b'{"id": "e", "kind": "response", "body": {"text": "{}"}, "reader": [], "http_status": 1}',
+        b"[" * 100_000,
+        b" " * (LINE_MAX_BYTES + 1),
         b'{"id": "describe", "kind": "describe"}',
         b'{"id": "d", "kind": "create", "body": {"base64": "77u/e30="}, "directory": null}',
     ]
     done = subprocess.run(SERVE, input=b"\n".join(lines) + b"\n", capture_output=True)
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [a["id"] for a in answers] == [None, None, None, "a", "b", "c", "describe", "d"]
-    assert all("unsupported" in a for a in answers[:6])
-    assert answers[6]["ruleset"] == dict(ruleset())
-    assert answers[6]["kinds"] == ["create", "update", "response"]
+    ids = [None, None, None, "a", "b", "c", "e", None, None, "describe", "d"]
+    assert [a["id"] for a in answers] == ids
+    assert all("unsupported" in a for a in answers[:9])
+    assert answers[9]["ruleset"] == dict(ruleset())
+    assert answers[9]["kinds"] == ["create", "update", "response"]
     # A UTF-8 byte order mark, carried as base64: its rule, in its place.
-    assert [(v["rule"], v["line"], v["column"]) for v in answers[7]["violations"]] == [
+    assert [(v["rule"], v["line"], v["column"]) for v in answers[10]["violations"]] == [
         ("body.has_no_byte_order_mark", 1, 1)
     ]
 

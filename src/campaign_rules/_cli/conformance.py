@@ -179,7 +179,7 @@ def _export(directory: Path) -> int:
 
 
 def _serve() -> int:
-    from campaign_rules._conformance.executor import serve
+    from campaign_rules._conformance.executor import LINE_MAX_BYTES, serve
     from campaign_rules._conformance.lines import LineReader, write_all
 
     def write(line: bytes) -> None:
@@ -190,7 +190,7 @@ def _serve() -> int:
             raise CannotWrite("standard output", reason(error)) from None
 
     try:
-        serve(LineReader(_STDIN), write)
+        serve(LineReader(_STDIN, LINE_MAX_BYTES), write)
     except CannotWrite:
         raise
     except OSError as error:

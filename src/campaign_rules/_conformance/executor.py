@@ -13,9 +13,10 @@ from typing import Any, Final, cast
 
 from campaign_rules import CampaignStatus, __version__, validate_create_json, validate_update_json
 from campaign_rules._conformance.directory import RecordsDirectory, directory_of
-from campaign_rules._conformance.lines import LineReader
+from campaign_rules._conformance.lines import LineReader, LineTooLong
 from campaign_rules._conformance.protocol import ANSWER_KINDS, DESCRIBE, PROTOCOL, body_bytes
 from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.violations import Violation
@@ -27,7 +28,11 @@ from campaign_rules.responses import (
 )
 from campaign_rules.schema import ruleset
 
-__all__ = ["answer", "describe", "serve"]
+__all__ = ["LINE_MAX_BYTES", "answer", "describe", "serve"]
+
+# The longest request or answer line read: a body at the size limit as base64 (4/3 of it),
+# beside the campaign an update starts from, fits many times over.
+LINE_MAX_BYTES: Final = 4 * BODY_MAX_BYTES
 
 _CREATE_KEYS: Final = {"id", "kind", "body", "directory"}
 _UPDATE_KEYS: Final = _CREATE_KEYS | {"existing", "status"}
@@ -107,7 +112,7 @@ def _judge_response(case_id: str, request: dict[str, Any], data: bytes) -> dict[
     if set(request) != _RESPONSE_KEYS:
         return _unsupported(case_id, f"a response request holds exactly {sorted(_RESPONSE_KEYS)}")
     reader, http_status = request["reader"], request["http_status"]
-    if reader not in _READERS:
+    if type(reader) is not str or reader not in _READERS:
         return _unsupported(case_id, f"reader must be one of {', '.join(_READERS)}")
     if http_status is not None and type(http_status) is not int:
         return _unsupported(case_id, "http_status must be null or an integer")
@@ -147,14 +152,24 @@ def _unsupported(case_id: str | None, reason: str) -> dict[str, object]:
 def serve(reader: LineReader, write: Callable[[bytes], None]) -> None:
     """Answer every line `reader` gives, one line each, in order, until it ends.
 
-    A line that is no JSON is answered `unsupported` too: the executor never stops on a
-    request, only at the end of its input.
+    A line that is no JSON, or longer than the reader keeps, is answered `unsupported` too:
+    the executor never stops on a request, only at the end of its input.
     """
-    for line in reader:
+    while True:
         try:
-            request: object = json.loads(line)
-        except ValueError as error:  # not UTF-8, or not JSON
-            reply = _unsupported(None, f"a request is one JSON object on a line: {error}")
+            line = reader.next_line()
+        except LineTooLong:
+            reply = _unsupported(None, "a request line is longer than an executor reads")
         else:
-            reply = answer(request)
+            if line is None:
+                return
+            reply = _reply(line)
         write(json.dumps(reply, ensure_ascii=True, allow_nan=False).encode("ascii") + b"\n")
+
+
+def _reply(line: bytes) -> dict[str, object]:
+    try:
+        request: object = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, or nested too deep
+        return _unsupported(None, f"a request is one JSON object on a line: {error}")
+    return answer(request)

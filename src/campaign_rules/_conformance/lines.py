@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 
 from campaign_rules._cli.signals import wait_ready
 
-__all__ = ["LineReader", "TimedOut", "deadline_after", "write_all"]
+__all__ = ["LineReader", "LineTooLong", "TimedOut", "deadline_after", "write_all"]
 
 _CHUNK = 1 << 16
 
 
 class TimedOut(Exception):
     """The pipe was not ready before the deadline."""
+
+
+class LineTooLong(Exception):
+    """A line longer than the reader's limit: it was read to its end and dropped."""
 
 
 def deadline_after(seconds: float | None) -> float | None:
@@ -34,16 +37,19 @@ def _left(deadline: float | None) -> float | None:
 class LineReader:
     """The lines of a file descriptor, each without its line feed, read as they come."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, limit: int) -> None:
         self._fd = fd
+        self._limit = limit  # the longest line kept, in bytes: no input grows the buffer past it
         self._buffer = bytearray()
         self._searched = 0  # the buffer holds no `\n` before this
         self._ended = False
+        self._dropping = False  # the line being read is too long: its bytes are not kept
 
     def next_line(self, deadline: float | None = None) -> bytes | None:
         """The next line; `None` at the end of the input; `TimedOut` past `deadline`.
 
-        A last line with no line feed after it is a line too.
+        A last line with no line feed after it is a line too. A line over the limit is read to
+        its end and dropped, then `LineTooLong` is raised; the next call reads the line after.
         """
         while True:
             end = self._buffer.find(b"\n", self._searched)
@@ -51,15 +57,19 @@ class LineReader:
                 line = bytes(self._buffer[:end])
                 del self._buffer[: end + 1]
                 self._searched = 0
-                return line
+                return self._kept(line)
             self._searched = len(self._buffer)
+            if self._searched > self._limit:
+                self._dropping = True
+                self._buffer.clear()
+                self._searched = 0
             if self._ended:
-                if not self._buffer:
+                if not self._buffer and not self._dropping:
                     return None
                 line = bytes(self._buffer)
                 self._buffer.clear()
                 self._searched = 0
-                return line
+                return self._kept(line)
             if not wait_ready(self._fd, timeout=_left(deadline)):
                 raise TimedOut
             chunk = os.read(self._fd, _CHUNK)
@@ -68,9 +78,11 @@ class LineReader:
             else:
                 self._ended = True
 
-    def __iter__(self) -> Iterator[bytes]:
-        while (line := self.next_line()) is not None:
-            yield line
+    def _kept(self, line: bytes) -> bytes:
+        if self._dropping or len(line) > self._limit:
+            self._dropping = False
+            raise LineTooLong
+        return line
 
 
 def write_all(fd: int, data: bytes, deadline: float | None = None) -> None:

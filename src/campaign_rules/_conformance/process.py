@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, Final
 
-from campaign_rules._conformance.lines import LineReader, TimedOut, deadline_after, write_all
+from campaign_rules._conformance.executor import LINE_MAX_BYTES
+from campaign_rules._conformance.lines import (
+    LineReader,
+    LineTooLong,
+    TimedOut,
+    deadline_after,
+    write_all,
+)
 
 __all__ = ["ExecutorFailed", "ExecutorProcess"]
 
@@ -44,11 +51,16 @@ class ExecutorProcess:
             )
         except (OSError, ValueError) as error:
             raise ExecutorFailed(f"cannot start the executor {list(command)}: {error}") from None
-        assert self._process.stdin is not None  # both are pipes: PIPE was asked for
-        assert self._process.stdout is not None
-        self._stdin = self._process.stdin
-        os.set_blocking(self._stdin.fileno(), False)  # a write waits at most the timeout
-        self._answers = LineReader(self._process.stdout.fileno())
+        try:
+            assert self._process.stdin is not None  # both are pipes: PIPE was asked for
+            assert self._process.stdout is not None
+            self._stdin = self._process.stdin
+            os.set_blocking(self._stdin.fileno(), False)  # a write waits at most the timeout
+            self._answers = LineReader(self._process.stdout.fileno(), LINE_MAX_BYTES)
+        except BaseException:  # a signal before the `with` block that would end it
+            self._process.kill()
+            self._process.wait()
+            raise
 
     def __enter__(self) -> ExecutorProcess:
         return self
@@ -77,13 +89,17 @@ class ExecutorProcess:
             raise ExecutorFailed(
                 f"case {case_id}: no answer within {self._timeout:g} s (--timeout)"
             ) from None
+        except LineTooLong:
+            raise ExecutorFailed(
+                f"case {case_id}: the executor wrote a line longer than {LINE_MAX_BYTES:,} bytes"
+            ) from None
         except BrokenPipeError:
             answer = None
         if answer is None:
             raise ExecutorFailed(f"case {case_id}: the executor ended {self._ending()}")
         try:
-            decoded = json.loads(answer)
-        except ValueError:
+            decoded = json.loads(answer.decode("utf-8"))
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested too deep
             decoded = None
         if type(decoded) is not dict or decoded.get("id") != case_id:
             raise ExecutorFailed(
