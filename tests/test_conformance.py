@@ -355,3 +355,14 @@ def test_run_needs_an_executor_or_a_server(kit: Path) -> None:
     done = subprocess.run([*COMMAND, "conformance", "run", str(kit)], capture_output=True)
     assert done.returncode == 2
     assert b"give the executor to run after --" in done.stderr
+
+
+def test_a_kit_that_cannot_be_written_is_status_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    done = subprocess.run(
+        [*COMMAND, "conformance", "export", str(blocker / "kit")], capture_output=True
+    )
+    assert done.returncode == 2
+    assert b"conformance export: cannot write the kit into" in done.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
