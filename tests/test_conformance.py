@@ -22,9 +22,12 @@ import pytest
 import referencing
 from scripts import kit_cases
 
+from campaign_rules._cli import conformance as conformance_cli
 from campaign_rules._conformance.cases import source_cases
 from campaign_rules._conformance.executor import LINE_MAX_BYTES, answer
 from campaign_rules._conformance.export import kit_files
+from campaign_rules._conformance.process import EXIT_GRACE_SECONDS
+from campaign_rules._conformance.runner import DEFAULT_TIMEOUT_SECONDS
 from campaign_rules.schema import catalogue, ruleset
 from tests.cases_support import all_cases, expected_of
 from tests.cli_support import COMMAND, needs_proc, wait_until
@@ -340,6 +343,14 @@ def test_the_page_s_example_answer_is_the_library_s() -> None:
     assert answer(request) == shown
     [describe] = [block for block in blocks if block.get("id") == "describe"]
     assert set(describe) == set(answer(describe | {"kind": "describe"}))
+    text = " ".join(page.split())
+    assert f"({DEFAULT_TIMEOUT_SECONDS:g} by default)" in text
+    assert f"within {EXIT_GRACE_SECONDS:g} seconds" in text
+
+
+def test_the_help_s_default_timeout_is_the_runner_s() -> None:
+    # The parser imports no module of the kit, so the help's default is written there too.
+    assert conformance_cli._DEFAULT_TIMEOUT == DEFAULT_TIMEOUT_SECONDS
 
 
 @pytest.mark.parametrize("action", ["export", "serve", "run"])

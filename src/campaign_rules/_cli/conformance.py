@@ -17,6 +17,7 @@ from campaign_rules._cli.wording import reason
 
 __all__ = ["add_parser", "run", "split_executor"]
 
+# `runner.DEFAULT_TIMEOUT_SECONDS`, written here for the help: the parser imports no kit module.
 _DEFAULT_TIMEOUT = 30.0
 # `serve` reads and writes the descriptors, not Python's buffered streams: a request and its
 # answer each pass whole, and every wait ends on SIGINT and SIGTERM (`_cli.signals`).

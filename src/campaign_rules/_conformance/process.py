@@ -25,10 +25,10 @@ from campaign_rules._conformance.lines import (
     write_all,
 )
 
-__all__ = ["ExecutorFailed", "ExecutorProcess"]
+__all__ = ["EXIT_GRACE_SECONDS", "ExecutorFailed", "ExecutorProcess"]
 
 # How long an executor whose input ended may take to exit before it is killed.
-_EXIT_GRACE_SECONDS: Final = 5.0
+EXIT_GRACE_SECONDS: Final = 5.0
 # How much of a line that is not the protocol's an error shows.
 _SHOWN_BYTES: Final = 200
 
@@ -119,7 +119,7 @@ class ExecutorProcess:
         try:
             if not at_once:
                 with contextlib.suppress(subprocess.TimeoutExpired):
-                    status = self._process.wait(_EXIT_GRACE_SECONDS)
+                    status = self._process.wait(EXIT_GRACE_SECONDS)
         finally:
             if self._process.poll() is None:
                 # The session's group is the executor's own while it is not reaped.
@@ -134,7 +134,7 @@ class ExecutorProcess:
     def _ending(self) -> str:
         """How the executor ended, once it has: its exit status, or the signal that ended it."""
         with contextlib.suppress(subprocess.TimeoutExpired):
-            status = self._process.wait(_EXIT_GRACE_SECONDS)
+            status = self._process.wait(EXIT_GRACE_SECONDS)
             if status < 0:
                 return f"(killed by {signal.Signals(-status).name}) before answering"
             return f"(exit status {status}) before answering"

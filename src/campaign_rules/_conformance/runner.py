@@ -23,7 +23,10 @@ from campaign_rules._conformance.kit import Kit, KitError, read_expected_failure
 from campaign_rules._conformance.process import ExecutorFailed, ExecutorProcess
 from campaign_rules._conformance.protocol import DESCRIBE, PROTOCOL
 
-__all__ = ["RunOptions", "run_kit"]
+__all__ = ["DEFAULT_TIMEOUT_SECONDS", "RunOptions", "run_kit"]
+
+# How long an executor may take over one case, unless `--timeout` says otherwise.
+DEFAULT_TIMEOUT_SECONDS = 30.0
 
 
 @attrs.frozen
@@ -33,7 +36,7 @@ class RunOptions:
     strictness: Strictness = attrs.field(factory=Strictness)
     expected_failures: Path | None = None
     allow_other_ruleset: bool = False
-    timeout: float = 30.0
+    timeout: float = DEFAULT_TIMEOUT_SECONDS
 
 
 @attrs.define
