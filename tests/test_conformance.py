@@ -377,3 +377,19 @@ def test_a_kit_that_cannot_be_written_is_status_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert b"conformance export: cannot write the kit into" in done.stderr
     assert blocker.read_text(encoding="utf-8") == "not a folder"
+
+
+@pytest.mark.parametrize(
+    ("folder", "executor", "said"),
+    [
+        ("empty", SERVE, "cannot read"),
+        ("kit", ["/nonexistent/executor"], "cannot start the executor"),
+    ],
+)
+def test_a_kit_or_an_executor_that_cannot_be_had_is_status_2(
+    kit: Path, tmp_path: Path, folder: str, executor: list[str], said: str
+) -> None:
+    done = run(kit if folder == "kit" else tmp_path, executor=executor)
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert done.stdout == ""
