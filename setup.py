@@ -33,6 +33,7 @@ INTERPRETED = (
     "__main__.py",
     "_validate.py",  # `validate_create`, `validate_update`: public, with docstrings and any types
     "_cli/",  # argparse and printing: not on the path of a request
+    "_conformance/",  # the conformance kit: its export, executor and runner are tools
     "_export/",  # the catalogue and the JSON Schema, made once from the tables
     "_audit/report.py",  # the audit's HTML report, written once per audit
     "strategies/",  # Hypothesis strategies for tests

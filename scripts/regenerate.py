@@ -6,8 +6,9 @@ Usage, from the repository root, in the development environment:
     .venv/bin/python scripts/regenerate.py --check   # write nothing; exit 1 naming each stale file
 
 What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
-`campaign-rules schema` and `campaign-rules openapi` print), and every sentence of the pages,
-docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
+`campaign-rules schema` and `campaign-rules openapi` print), the conformance kit's source cases
+(`scripts/kit_cases.py`), and every sentence of the pages, docstrings, comments and example
+outputs that states a bound of `campaign_rules._core.limits`
 (`scripts/bound_texts.py` lists how each bound is said), and the table of what an auditor
 reads of each rule in `docs/testing.md` (`scripts/rule_reach.py`). So a bound or a rule is
 changed, then this command is run. `.ci/run` runs it with `--check`;
@@ -18,6 +19,7 @@ tests/test_regenerate.py does too. The docs site's rule pages are made by the do
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,8 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts import bound_texts, rule_reach  # noqa: E402
+from scripts import bound_texts, kit_cases, rule_reach  # noqa: E402
 
+from campaign_rules._conformance.export import kit_schemas, schema_text  # noqa: E402
 from campaign_rules._export.json_schema import render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
 
@@ -34,6 +37,13 @@ from campaign_rules._export.openapi import render_openapi  # noqa: E402
 EXPORTS: dict[str, Callable[[], str]] = {
     "schema/campaign-create.schema.json": render_schema,
     "schema/openapi.json": render_openapi,
+    # The conformance kit's source cases, from tests/cases/ (D-conformance-data).
+    "src/campaign_rules/_conformance/cases.json": kit_cases.render,
+    # The conformance kit's JSON Schemas, which docs/conformance.md shows.
+    **{
+        f"schema/conformance/{name}.schema.json": functools.partial(schema_text, name)
+        for name in kit_schemas()
+    },
 }
 
 
@@ -73,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             for entry in bound_texts.stale(path.read_text(encoding="utf-8"), name):
                 print(f"  {entry}", file=sys.stderr)
         else:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {name}")
     return 1 if check and stale else 0

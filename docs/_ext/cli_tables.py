@@ -1,8 +1,9 @@
 """The command line's sub-commands and their options as tables, read from its argparse parser.
 
-`{cli-options}` writes, for each sub-command of `campaign-rules`, its description and a table
-of its arguments: name, value, default and help, exactly as `campaign-rules CMD --help` says
-them (`campaign_rules._cli._parser`). Nothing is written twice: a new option shows up here.
+`{cli-options}` writes, for each sub-command of `campaign-rules` (and each of its own, as
+`conformance run`), its description and a table of its arguments: name, value, default and
+help, exactly as `campaign-rules CMD --help` says them (`campaign_rules._cli._parser`).
+Nothing is written twice: a new option shows up here.
 """
 
 from __future__ import annotations
@@ -50,14 +51,7 @@ def markdown() -> str:
     parser, commands = _parser()
     lines = []
     for name, command in commands.choices.items():
-        lines += [f"**`campaign-rules {name}`**: {_cell(command.description or '')}", ""]
-        lines += ["| argument | value | default | what it does |", "|---|---|---|---|"]
-        lines += [
-            _row(action)
-            for action in command._actions
-            if not isinstance(action, argparse._HelpAction)
-        ]
-        lines.append("")
+        lines += _tables(f"campaign-rules {name}", command)
     top = [
         _row(action)
         for action in parser._actions
@@ -67,6 +61,21 @@ def markdown() -> str:
     lines += ["**`campaign-rules`** itself:", "", "| argument | value | default | what it does |"]
     lines += ["|---|---|---|---|", *top, ""]
     return "\n".join(lines)
+
+
+def _tables(name: str, command: argparse.ArgumentParser) -> list[str]:
+    """A sub-command's description and table, then those of its own sub-commands, if any."""
+    lines = [f"**`{name}`**: {_cell(command.description or '')}", ""]
+    lines += ["| argument | value | default | what it does |", "|---|---|---|---|"]
+    lines += [
+        _row(action) for action in command._actions if not isinstance(action, argparse._HelpAction)
+    ]
+    lines.append("")
+    for action in command._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub_command in action.choices.items():
+                lines += _tables(f"{name} {sub_name}", sub_command)
+    return lines
 
 
 class CliOptions(SphinxDirective):

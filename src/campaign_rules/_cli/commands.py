@@ -15,6 +15,8 @@ from campaign_rules._cli.audit import add_parser as add_audit
 from campaign_rules._cli.audit import run as run_audit
 from campaign_rules._cli.check import add_parser as add_check
 from campaign_rules._cli.check import run as run_check
+from campaign_rules._cli.conformance import add_parser as add_conformance
+from campaign_rules._cli.conformance import split_executor
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus, say
 from campaign_rules._cli.explain import add_parser as add_explain
 from campaign_rules._cli.explain import explain
@@ -69,6 +71,10 @@ def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
     if args.command in _DOCUMENTS:
         sys.stdout.write(_DOCUMENTS[args.command]())
         return ExitStatus.VALID
+    if args.command == "conformance":
+        from campaign_rules._cli.conformance import run as run_conformance
+
+        return run_conformance(args, command)
     if args.command == "audit":
         status, text = run_audit(args)
     else:
@@ -85,7 +91,10 @@ def _parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, argparse.Arg
     print its own usage: they are refused here by the sub-command's parser.
     """
     parser, commands = _parser()
-    args, unknown = parser.parse_known_args(argv)
+    words, executor = split_executor(sys.argv[1:] if argv is None else argv)
+    args, unknown = parser.parse_known_args(words)
+    if executor:
+        args.executor = executor
     command = commands.choices[args.command]
     if unknown:
         command.error(f"unrecognized arguments: {printable(' '.join(unknown))}")
@@ -118,6 +127,7 @@ def _parser() -> tuple[
     )
     add_explain(commands)
     add_audit(commands)
+    add_conformance(commands)
     commands.add_parser(
         "schema",
         help="print the JSON Schema (draft 2020-12) of the campaign creation input",

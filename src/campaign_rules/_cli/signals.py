@@ -20,6 +20,7 @@ import os
 import select
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from types import FrameType
 from typing import Final
@@ -102,26 +103,35 @@ def _wake_up_pipe() -> tuple[int, int] | None:
     return read, write
 
 
-def wait_ready(fd: int, *, write: bool = False) -> None:
-    """Wait until `fd` can be read (or written, with `write`) without waiting.
+def wait_ready(fd: int, *, write: bool = False, timeout: float | None = None) -> bool:
+    """Wait until `fd` can be read (or written, with `write`) without waiting; `True` then.
 
     While `stop_on_signals` runs, a stop signal that came before or during the wait ends it
-    with its `Stopped`, whatever the C code before it did with the signal.
+    with its `Stopped`, whatever the C code before it did with the signal. With `timeout`
+    (seconds), `False` when that time passed first.
     """
+    deadline = None if timeout is None else time.monotonic() + timeout
     if _wake < 0:
-        return  # no handler of this module's: the read or write that follows waits itself
+        if deadline is None:
+            return True  # no handler of this module's: the read or write that follows waits
+        readers, writers = ([], [fd]) if write else ([fd], [])
+        readable, writable, _ = select.select(readers, writers, [], timeout)
+        return bool(readable or writable)
     readers, writers = ([_wake], [fd]) if write else ([fd, _wake], [])
     while True:
-        readable, writable, _ = select.select(readers, writers, [])
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        readable, writable, _ = select.select(readers, writers, [], left)
+        if not readable and not writable:
+            return False
         if _wake not in readable:
-            return
+            return True
         with contextlib.suppress(BlockingIOError):
             while os.read(_wake, 64):
                 pass
         # The handler of the signal runs here, at the latest, and raises `Stopped`; a byte
         # of a signal whose handler had run already is only drained.
         if fd in readable or fd in writable:
-            return
+            return True
 
 
 @contextlib.contextmanager
