@@ -1,0 +1,177 @@
+"""The kit's HTTP cases against the reference server, started as a process (issue 39).
+
+The server runs as a user runs it: uvicorn on the loopback, on the real clock, with the spec's
+rate, over a freshly seeded SQLite file. Every case passes against it, with messages compared;
+a wrong expectation fails with its want/got difference; a URL nothing answers is exit 2. The
+seed records the cases carry are the reference server's (`examples/server/seed.py`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+from examples.server import seed
+from jsonschema import Draft202012Validator
+
+from campaign_rules._conformance import http_cases, http_seed
+from campaign_rules._conformance.http_format import CASE_SCHEMA, CASE_SCHEMA_FILE, HTTP_FOLDER
+from campaign_rules._conformance.http_run import (
+    EXIT_FAILED,
+    EXIT_PASSED,
+    EXIT_UNUSABLE,
+    HttpOptions,
+    run_http,
+)
+from tests.e2e.support import Server, free_port, seeded_server
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parent.parent
+STRICT = HttpOptions(strict_messages=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with seeded_server(tmp_path_factory.mktemp("server")) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("kit")
+    http_cases.write(folder)
+    return folder
+
+
+def run(kit: Path, url: str, options: object = STRICT) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run_http(kit, url, options, out=out, err=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_every_http_case_passes_against_the_reference_server(server: Server, kit: Path) -> None:
+    status, out, err = run(kit, server.base_url)
+
+    cases = len(http_cases.sequences())
+    assert (status, err) == (EXIT_PASSED, ""), out
+    assert out.splitlines()[-1].startswith(f"{cases} HTTP cases: {cases} passed, 0 failed ("), out
+
+
+def kit_of(folder: Path, *cases: dict[str, object]) -> Path:
+    """A kit of these cases only."""
+    (folder / HTTP_FOLDER).mkdir()
+    for case in cases:
+        path = folder / HTTP_FOLDER / f"{case['id']}.json"
+        path.write_text(json.dumps(case), encoding="utf-8")
+    return folder
+
+
+def case_of(case_id: str) -> dict[str, object]:
+    (case,) = (case for case in http_cases.sequences() if case["id"] == case_id)
+    return case
+
+
+def test_a_wrong_expectation_fails_with_its_difference(server: Server, tmp_path: Path) -> None:
+    case: Any = case_of("http.paths.contact")
+    case["steps"][0]["expect"]["body"]["error"] = "CONTACT_NOT_FOUND"
+    case["steps"][0]["expect"]["status"] = 400
+
+    status, out, _ = run(kit_of(tmp_path, case), server.base_url)
+
+    assert status == EXIT_FAILED
+    assert out.splitlines() == [
+        "FAIL http.paths.contact step 1 answer 1: GET /campaigns/0/contacts/17",
+        "  status: want 400, got 404",
+        '  body /error: want "CONTACT_NOT_FOUND", got "NOT_FOUND"',
+        "1 HTTP case: 0 passed, 1 failed (1 request)",
+    ]
+
+
+def test_a_difference_in_a_message_fails_only_with_strict_messages(
+    server: Server, tmp_path: Path
+) -> None:
+    case: Any = case_of("http.paths.thread")
+    case["steps"][0]["expect"]["body"]["message"] = "another message"
+    kit = kit_of(tmp_path, case)
+
+    strict, out, _ = run(kit, server.base_url)
+    lenient = run(kit, server.base_url, HttpOptions())[0]
+
+    assert (strict, lenient) == (EXIT_FAILED, EXIT_PASSED)
+    assert '  body /message: want "another message", got "id must be 1 to 128' in out
+
+
+def test_a_listed_expected_failure_that_passes_fails_the_run(
+    server: Server, tmp_path: Path
+) -> None:
+    kit = kit_of(tmp_path, case_of("http.paths.thread"))
+    listed = tmp_path / "expected-failures.txt"
+    listed.write_text("# why each fails\nhttp.paths.thread  a reason\n", encoding="utf-8")
+
+    status, out, _ = run(kit, server.base_url, {"expected_failures": str(listed)})
+
+    assert status == EXIT_FAILED
+    assert out.splitlines() == [
+        "PASSED, BUT LISTED AS AN EXPECTED FAILURE: http.paths.thread",
+        "1 HTTP case: 1 passed, 0 failed, 0 failed as expected, 1 listed but passed (5 requests)",
+    ]
+
+
+def test_a_url_nothing_answers_is_exit_2(kit: Path) -> None:
+    status, out, err = run(kit, f"http://127.0.0.1:{free_port()}/api/v1.0")
+
+    assert status == EXIT_UNUSABLE
+    assert "cannot be reached" in err
+    assert "not run" in out.splitlines()[-1]
+
+
+def test_every_case_file_is_valid_by_the_schema_the_kit_ships(kit: Path) -> None:
+    schema = json.loads((kit / CASE_SCHEMA_FILE).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    validator = Draft202012Validator(schema)
+    files = sorted((kit / HTTP_FOLDER).glob("*.json"))
+
+    assert schema == json.loads(json.dumps(CASE_SCHEMA))
+    assert len(files) == len(http_cases.sequences())
+    for path in files:
+        errors = [error.message for error in validator.iter_errors(json.loads(path.read_text()))]
+        assert errors == [], path.name
+
+
+def test_the_seed_records_the_cases_carry_are_the_reference_servers(tmp_path: Path) -> None:
+    database = tmp_path / "seeded.db"
+    seed.seed(database)
+    with closing(sqlite3.connect(database)) as connection:
+        keys = dict(connection.execute("SELECT key, organization_id FROM api_keys"))
+        agents = set(connection.execute("SELECT organization_id, id, name FROM agents"))
+        integrations = set(connection.execute("SELECT agent_id, id, type FROM integrations"))
+        tags = set(connection.execute("SELECT organization_id, id FROM tags"))
+        threads = set(connection.execute("SELECT organization_id, id FROM threads"))
+        billing = dict(connection.execute("SELECT id, billing_limit_reached FROM organizations"))
+
+    numbers = {"acme": seed.ACME, "overdrawn": seed.OVERDRAWN}
+    organizations = http_seed.ORGANIZATIONS
+    assert keys == {org.api_key: numbers[name] for name, org in organizations.items()}
+    assert billing == {numbers[n]: org.billing_limit_reached for n, org in organizations.items()}
+    assert agents == {
+        (numbers[name], agent_id, agent.name)
+        for name, org in organizations.items()
+        for agent_id, agent in org.agents.items()
+    }
+    assert integrations == {
+        (agent_id, integration, kind)
+        for org in organizations.values()
+        for agent_id, agent in org.agents.items()
+        for integration, kind in agent.integrations.items()
+    }
+    assert tags == {(numbers[n], tag) for n, org in organizations.items() for tag in org.tags}
+    assert threads == {(numbers[n], id) for n, org in organizations.items() for id in org.threads}
+    assert (http_seed.CAMPAIGN_ID, http_seed.CONTACT_ID) == (seed.CAMPAIGN_ID, seed.CONTACT_ID)
+    assert (http_seed.CONTACT, http_seed.THREAD) == (seed.CONTACT, seed.THREAD)
