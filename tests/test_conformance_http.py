@@ -20,8 +20,9 @@ import pytest
 from examples.server import seed
 from jsonschema import Draft202012Validator
 
+from campaign_rules._cli.exits import ExitStatus
 from campaign_rules._conformance import http_cases, http_seed
-from campaign_rules._conformance.http_format import CASE_SCHEMA, CASE_SCHEMA_FILE, HTTP_FOLDER
+from campaign_rules._conformance.http_format import HTTP_KIND, MANIFEST
 from campaign_rules._conformance.http_run import (
     EXIT_FAILED,
     EXIT_PASSED,
@@ -43,11 +44,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield started
 
 
+def kit_of(folder: Path, cases: list[dict[str, object]]) -> Path:
+    """A kit of these HTTP cases, laid out as `conformance export` lays a kit out."""
+    (folder / "cases").mkdir()
+    lines = "".join(json.dumps(case) + "\n" for case in cases)
+    (folder / "cases" / "http.jsonl").write_text(lines, encoding="utf-8")
+    listed = {"path": "cases/http.jsonl", "count": len(cases), "kind": HTTP_KIND}
+    (folder / MANIFEST).write_text(json.dumps({"files": [listed]}), encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("kit")
-    http_cases.write(folder)
-    return folder
+    return kit_of(tmp_path_factory.mktemp("kit"), http_cases.sequences())
 
 
 def run(kit: Path, url: str, options: object = STRICT) -> tuple[int, str, str]:
@@ -64,15 +73,6 @@ def test_every_http_case_passes_against_the_reference_server(server: Server, kit
     assert out.splitlines()[-1].startswith(f"{cases} HTTP cases: {cases} passed, 0 failed ("), out
 
 
-def kit_of(folder: Path, *cases: dict[str, object]) -> Path:
-    """A kit of these cases only."""
-    (folder / HTTP_FOLDER).mkdir()
-    for case in cases:
-        path = folder / HTTP_FOLDER / f"{case['id']}.json"
-        path.write_text(json.dumps(case), encoding="utf-8")
-    return folder
-
-
 def case_of(case_id: str) -> dict[str, object]:
     (case,) = (case for case in http_cases.sequences() if case["id"] == case_id)
     return case
@@ -83,11 +83,12 @@ def test_a_wrong_expectation_fails_with_its_difference(server: Server, tmp_path:
     case["steps"][0]["expect"]["body"]["error"] = "CONTACT_NOT_FOUND"
     case["steps"][0]["expect"]["status"] = 400
 
-    status, out, _ = run(kit_of(tmp_path, case), server.base_url)
+    status, out, _ = run(kit_of(tmp_path, [case]), server.base_url)
 
     assert status == EXIT_FAILED
     assert out.splitlines() == [
-        "FAIL http.paths.contact step 1 answer 1: GET /campaigns/0/contacts/17",
+        "FAILED http.paths.contact",
+        "  step 1, answer 1: GET /campaigns/0/contacts/17",
         "  status: want 400, got 404",
         '  body /error: want "CONTACT_NOT_FOUND", got "NOT_FOUND"',
         "1 HTTP case: 0 passed, 1 failed (1 request)",
@@ -99,7 +100,7 @@ def test_a_difference_in_a_message_fails_only_with_strict_messages(
 ) -> None:
     case: Any = case_of("http.paths.thread")
     case["steps"][0]["expect"]["body"]["message"] = "another message"
-    kit = kit_of(tmp_path, case)
+    kit = kit_of(tmp_path, [case])
 
     strict, out, _ = run(kit, server.base_url)
     lenient = run(kit, server.base_url, HttpOptions())[0]
@@ -111,7 +112,7 @@ def test_a_difference_in_a_message_fails_only_with_strict_messages(
 def test_a_listed_expected_failure_that_passes_fails_the_run(
     server: Server, tmp_path: Path
 ) -> None:
-    kit = kit_of(tmp_path, case_of("http.paths.thread"))
+    kit = kit_of(tmp_path, [case_of("http.paths.thread")])
     listed = tmp_path / "expected-failures.txt"
     listed.write_text("# why each fails\nhttp.paths.thread  a reason\n", encoding="utf-8")
 
@@ -119,9 +120,18 @@ def test_a_listed_expected_failure_that_passes_fails_the_run(
 
     assert status == EXIT_FAILED
     assert out.splitlines() == [
-        "PASSED, BUT LISTED AS AN EXPECTED FAILURE: http.paths.thread",
-        "1 HTTP case: 1 passed, 0 failed, 0 failed as expected, 1 listed but passed (5 requests)",
+        "PASSED http.paths.thread",
+        "  listed as an expected failure, but it passes",
+        "1 HTTP case: 0 passed, 0 failed, 1 listed as expected failures passed (5 requests)",
     ]
+
+
+def test_the_exit_statuses_are_those_of_the_command_line() -> None:
+    assert (EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE) == (
+        ExitStatus.VALID,
+        ExitStatus.INVALID,
+        ExitStatus.UNREADABLE,
+    )
 
 
 def test_a_url_nothing_answers_is_exit_2(kit: Path) -> None:
@@ -132,17 +142,35 @@ def test_a_url_nothing_answers_is_exit_2(kit: Path) -> None:
     assert "not run" in out.splitlines()[-1]
 
 
-def test_every_case_file_is_valid_by_the_schema_the_kit_ships(kit: Path) -> None:
-    schema = json.loads((kit / CASE_SCHEMA_FILE).read_text(encoding="utf-8"))
+def test_every_case_is_valid_by_its_json_schema() -> None:
+    schema = http_cases.schema()
     Draft202012Validator.check_schema(schema)
     validator = Draft202012Validator(schema)
-    files = sorted((kit / HTTP_FOLDER).glob("*.json"))
 
-    assert schema == json.loads(json.dumps(CASE_SCHEMA))
-    assert len(files) == len(http_cases.sequences())
-    for path in files:
-        errors = [error.message for error in validator.iter_errors(json.loads(path.read_text()))]
-        assert errors == [], path.name
+    for case in http_cases.sequences():
+        assert [error.message for error in validator.iter_errors(case)] == [], case["id"]
+
+
+def test_the_answers_judged_by_a_matcher_hold_null_in_the_case() -> None:
+    cases = http_cases.sequences()
+    matchers = [
+        (answer["body"], matcher["pointer"])
+        for case in cases
+        for step in case["steps"]
+        for answer in (step["expect"], step.get("repeat", {}).get("until"))
+        if answer is not None
+        for matcher in answer.get("matchers", [])
+    ]
+
+    assert matchers
+    assert all(resolve(body, pointer) is None for body, pointer in matchers)
+    assert len({case["id"] for case in cases}) == len(cases)
+
+
+def resolve(document: Any, pointer: str) -> Any:
+    for token in pointer.split("/")[1:]:
+        document = document[int(token) if isinstance(document, list) else token]
+    return document
 
 
 def test_the_seed_records_the_cases_carry_are_the_reference_servers(tmp_path: Path) -> None:

@@ -14,16 +14,10 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Final, Protocol
 
 from campaign_rules import CreateResult, ErrorKey, Violation, to_wire, validate_create_json
-from campaign_rules._conformance.http_format import (
-    CASE_FORMAT,
-    CASE_SCHEMA,
-    CASE_SCHEMA_FILE,
-    HTTP_FOLDER,
-)
+from campaign_rules._conformance.http_format import CASE_FORMAT, CASE_SCHEMA
 from campaign_rules._conformance.http_seed import (
     ACME,
     CAMPAIGN_ID,
@@ -57,7 +51,7 @@ from campaign_rules.responses import (
     parse_thread,
 )
 
-__all__ = ["UNKNOWN_KEY_MESSAGE", "sequences", "write"]
+__all__ = ["UNKNOWN_KEY_MESSAGE", "schema", "sequences"]
 
 JSON = object  # a JSON value, as `json.loads` gives it
 Case = dict[str, JSON]
@@ -709,21 +703,6 @@ def _text(body: Mapping[str, JSON], *, reordered: bool = False) -> str:
     return json.dumps(body, ensure_ascii=False)
 
 
-def write(kit_dir: Path) -> list[Path]:
-    """Write each case to `kit_dir/http/<id>.json` and the format's schema beside the folder.
-
-    The files written, in order: the schema (`http_format.CASE_SCHEMA_FILE`), then the cases.
-    """
-    folder = kit_dir / HTTP_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    written = [kit_dir / CASE_SCHEMA_FILE]
-    written[0].write_text(_json_text(CASE_SCHEMA), encoding="utf-8")
-    for case in sequences():
-        path = folder / f"{case['id']}.json"
-        path.write_text(_json_text(case), encoding="utf-8")
-        written.append(path)
-    return written
-
-
-def _json_text(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+def schema() -> dict[str, object]:
+    """The JSON Schema of one HTTP case, a line of the kit's HTTP cases file."""
+    return dict(CASE_SCHEMA)

@@ -19,10 +19,20 @@ from campaign_rules._conformance.http_format import Answer, HeaderExpectation, M
 from campaign_rules._core.formats import parse_date_time
 from campaign_rules._core.pointers import member_pointer
 
-__all__ = ["Difference", "Received", "compare"]
+__all__ = ["ABSENT", "Difference", "Received", "compare"]
 
-_ABSENT: Final = "(absent)"
 _SHOWN_BYTES: Final = 200  # of a body that is not JSON
+_SHOWN_CHARACTERS: Final = 300  # of a value in a printed difference
+
+
+class _Absent:
+    """What a difference wants or got where there is no value: shown as `absent`."""
+
+    def __repr__(self) -> str:
+        return "absent"
+
+
+ABSENT: Final = _Absent()
 
 
 @attrs.frozen
@@ -42,9 +52,21 @@ class Difference:
     want: object
     got: object
 
+    def __str__(self) -> str:
+        return f"{self.at}: want {_shown(self.want)}, got {_shown(self.got)}"
+
     def to_json(self) -> dict[str, object]:
-        """The difference as JSON data."""
-        return {"at": self.at, "want": self.want, "got": self.got}
+        """The difference as JSON data; a side that is absent is left out."""
+        sides = {"want": self.want, "got": self.got}
+        return {"at": self.at, **{name: v for name, v in sides.items() if v is not ABSENT}}
+
+
+def _shown(value: object) -> str:
+    """A value as a difference shows it: JSON, cut when long, or `absent`."""
+    if value is ABSENT:
+        return "absent"
+    text = json.dumps(value, ensure_ascii=True, sort_keys=True)
+    return text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS] + "..."
 
 
 def compare(
@@ -95,7 +117,7 @@ def _header_differences(
         fits = len(values) == 1 and _integer_within(values[0], low, high)
     if fits:
         return []
-    got: object = values[0] if len(values) == 1 else (values or _ABSENT)
+    got: object = values[0] if len(values) == 1 else (values or ABSENT)
     return [Difference(at, want, got)]
 
 
@@ -110,7 +132,7 @@ def _matched(
     at = f"body {matcher.pointer}"
     found, value = _at_pointer(body, matcher.pointer)
     if not found:
-        return Difference(at, _described(matcher, captured), _ABSENT), want
+        return Difference(at, _described(matcher, captured), ABSENT), want
     if not _fits(matcher, value, captured):
         return Difference(at, _described(matcher, captured), value), want
     if matcher.capture is not None:
@@ -195,9 +217,9 @@ def _json_differences(want: object, got: object, pointer: str) -> list[Differenc
         for name in sorted(want.keys() | got.keys()):
             inner = member_pointer(pointer, name)
             if name not in got:
-                differences.append(Difference(f"body {inner}", want[name], _ABSENT))
+                differences.append(Difference(f"body {inner}", want[name], ABSENT))
             elif name not in want:
-                differences.append(Difference(f"body {inner}", _ABSENT, got[name]))
+                differences.append(Difference(f"body {inner}", ABSENT, got[name]))
             else:
                 differences.extend(_json_differences(want[name], got[name], inner))
         return differences

@@ -23,11 +23,14 @@ from typing import Final
 
 import attrs
 
+from campaign_rules._export.links import DOCS_URL
+
 __all__ = [
     "CASE_FORMAT",
     "CASE_SCHEMA",
-    "CASE_SCHEMA_FILE",
-    "HTTP_FOLDER",
+    "HTTP_KIND",
+    "MANIFEST",
+    "SCHEMA_NAME",
     "Answer",
     "CaseFormatError",
     "HeaderExpectation",
@@ -40,8 +43,11 @@ __all__ = [
 ]
 
 CASE_FORMAT: Final = "campaign-rules-http-case/1"
-CASE_SCHEMA_FILE: Final = "http-case.schema.json"  # the name the kit ships `CASE_SCHEMA` under
-HTTP_FOLDER: Final = "http"  # the kit's folder of HTTP cases, one case a file, `<id>.json`
+# The kit lists the file of its HTTP cases in `manifest.json` with this kind: JSON Lines, one
+# case a line, each valid by `CASE_SCHEMA`, which the kit holds as `SCHEMA_NAME`.
+HTTP_KIND: Final = "http"
+MANIFEST: Final = "manifest.json"
+SCHEMA_NAME: Final = "http-sequence"
 
 _NAME: Final = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 _RANGE: Final = {
@@ -99,7 +105,9 @@ _OPERATIONS: Final = ("create", "contact", "thread")
 
 CASE_SCHEMA: Final[Mapping[str, object]] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "An HTTP case of the campaign-rules conformance kit",
+    # Beside the kit's other schemas, as they are named (docs/conformance.md).
+    "$id": f"{DOCS_URL}conformance/schemas/{SCHEMA_NAME}.schema.json",
+    "title": "An HTTP case of the conformance kit: a sequence of requests and their answers",
     "type": "object",
     "required": ["format", "id", "title", "cites", "fresh", "steps"],
     "additionalProperties": False,

@@ -27,7 +27,8 @@ import attrs
 
 from campaign_rules._conformance.http_compare import Difference, Received, compare
 from campaign_rules._conformance.http_format import (
-    HTTP_FOLDER,
+    HTTP_KIND,
+    MANIFEST,
     CaseFormatError,
     HttpCase,
     Request,
@@ -66,7 +67,6 @@ _RATE_LIMITED: Final = 429
 _RETRIES_OF_429: Final = 2
 _RETRY_AFTER_MAX_SECONDS: Final = 60
 _VARIABLE: Final = re.compile(r"\{\{([a-z][a-z0-9_]*)\}\}")
-_SHOWN_CHARACTERS: Final = 300  # of a value in a printed difference
 
 
 @attrs.frozen
@@ -75,7 +75,7 @@ class HttpOptions:
 
     strict_messages: bool = False
     expected_failures: frozenset[str] = frozenset()
-    timeout_seconds: float = 10.0
+    timeout: float = 10.0
 
 
 @attrs.frozen
@@ -127,14 +127,14 @@ def run_http(
 
     `url` is the server's base URL (`http://127.0.0.1:8000/api/v1.0`). `options` is an
     `HttpOptions`, or any object or mapping with some of its names (`strict_messages`,
-    `expected_failures`: case ids or the path of a file listing them, `timeout_seconds`);
+    `expected_failures`: case ids or the path of a file listing them, `timeout`);
     `None` is the defaults. Each failure is printed with its differences, and a count line last.
     """
     out, err = out or sys.stdout, err or sys.stderr
     try:
         settings = _options(options)
         cases = load_cases(Path(kit_dir))
-    except (CaseFormatError, OSError) as error:
+    except (CaseFormatError, OSError, ValueError) as error:
         print(f"conformance: the HTTP cases cannot be read: {error}", file=err)
         return EXIT_UNUSABLE
     results: list[CaseResult] = []
@@ -151,19 +151,36 @@ def run_http(
 
 
 def load_cases(kit_dir: Path) -> list[HttpCase]:
-    """The kit's HTTP cases, from `kit_dir/http/*.json` in name order; `CaseFormatError` else."""
-    folder = kit_dir / HTTP_FOLDER
-    if not folder.is_dir():
-        raise CaseFormatError(f"{folder} is not a folder of HTTP cases")
+    """The kit's HTTP cases, in the order of its manifest's files and lines.
+
+    `CaseFormatError` when the manifest, a file it lists as `http`, or a case cannot be read.
+    """
+    manifest = _read_json(kit_dir / MANIFEST)
+    files = manifest.get("files") if type(manifest) is dict else None
+    if type(files) is not list:
+        raise CaseFormatError(f"{kit_dir / MANIFEST} lists no files")
+    paths = [
+        entry["path"]
+        for entry in files
+        if type(entry) is dict and entry.get("kind") == HTTP_KIND and type(entry.get("path")) is str
+    ]
     cases = []
-    for path in sorted(folder.glob("*.json")):
-        try:
-            cases.append(read_case(json.loads(path.read_text(encoding="utf-8"))))
-        except (UnicodeDecodeError, ValueError, RecursionError) as error:
-            raise CaseFormatError(f"{path.name}: {error}") from None
+    for path in paths:
+        for number, line in enumerate((kit_dir / path).read_bytes().splitlines(), start=1):
+            try:
+                cases.append(read_case(json.loads(line)))
+            except (CaseFormatError, ValueError, RecursionError) as error:
+                raise CaseFormatError(f"{kit_dir / path}:{number}: {error}") from None
     if not cases:
-        raise CaseFormatError(f"{folder} holds no case")
+        raise CaseFormatError(f"{kit_dir / MANIFEST} lists no HTTP case")
     return cases
+
+
+def _read_json(path: Path) -> object:
+    try:
+        return json.loads(path.read_bytes())
+    except (ValueError, RecursionError) as error:
+        raise CaseFormatError(f"{path}: {error}") from None
 
 
 def run_cases(cases: Iterable[HttpCase], url: str, options: HttpOptions) -> list[CaseResult]:
@@ -239,7 +256,7 @@ def _exchange(target: _Target, filled: _Filled, step: Step, options: HttpOptions
     for attempt in range(_RETRIES_OF_429 + 1):
         if step.paced:
             _PACER.pace(filled.bucket)
-        received = target.send(filled, options.timeout_seconds)
+        received = target.send(filled, options.timeout)
         _PACER.answered(filled.bucket, received, paced=step.paced)
         if not _retried(received, step, attempt):
             return received
@@ -393,7 +410,7 @@ def _options(options: object) -> HttpOptions:
         return options
     if options is None:
         return HttpOptions()
-    names = ("strict_messages", "expected_failures", "timeout_seconds")
+    names = ("strict_messages", "expected_failures", "timeout")
     if isinstance(options, Mapping):
         given = {name: options[name] for name in names if options.get(name) is not None}
     else:
@@ -408,7 +425,7 @@ def _options(options: object) -> HttpOptions:
     return HttpOptions(
         strict_messages=bool(given.get("strict_messages", False)),
         expected_failures=frozenset(str(name) for name in failures),
-        timeout_seconds=float(given.get("timeout_seconds", 10.0)),
+        timeout=float(given.get("timeout", 10.0)),
     )
 
 
@@ -423,39 +440,35 @@ def _listed_ids(path: Path) -> frozenset[str]:
 
 
 def _print_result(result: CaseResult, options: HttpOptions, out: TextIO) -> None:
-    expected = result.id in options.expected_failures
-    if result.passed and expected:
-        print(f"PASSED, BUT LISTED AS AN EXPECTED FAILURE: {result.id}", file=out)
+    """Show a case that failed, or that passed though listed as an expected failure."""
+    listed = result.id in options.expected_failures
+    if result.passed and listed:
+        print(f"PASSED {result.id}\n  listed as an expected failure, but it passes", file=out)
+    if result.passed or listed:
+        return
+    print(f"FAILED {result.id}", file=out)
     for failure in result.failures:
-        label = "EXPECTED FAILURE" if expected else "FAIL"
-        print(
-            f"{label} {result.id} step {failure.step} answer {failure.answer}: {failure.request}",
-            file=out,
-        )
+        print(f"  step {failure.step}, answer {failure.answer}: {failure.request}", file=out)
         for difference in failure.differences:
-            want, got = _shown(difference.want), _shown(difference.got)
-            print(f"  {difference.at}: want {want}, got {got}", file=out)
-
-
-def _shown(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS] + "…"
+            print(f"  {difference}", file=out)
 
 
 def _print_count(results: list[CaseResult], total: int, options: HttpOptions, out: TextIO) -> int:
     """Print the count line; the exit status it says."""
     listed = options.expected_failures
+    passed = sum(result.passed and result.id not in listed for result in results)
     failed = sum(not result.passed and result.id not in listed for result in results)
     expected = sum(not result.passed and result.id in listed for result in results)
     unexpected_passes = sum(result.passed and result.id in listed for result in results)
-    passed = sum(result.passed for result in results)
-    requests = sum(result.requests for result in results)
-    line = f"{_counted(total, 'HTTP case')}: {passed} passed, {failed} failed"
-    if expected or unexpected_passes:
-        line += f", {expected} failed as expected, {unexpected_passes} listed but passed"
+    parts = [f"{passed} passed", f"{failed} failed"]
+    if expected:
+        parts.append(f"{expected} failed as expected")
+    if unexpected_passes:
+        parts.append(f"{unexpected_passes} listed as expected failures passed")
     if len(results) < total:
-        line += f", {total - len(results)} not run"
-    print(f"{line} ({_counted(requests, 'request')})", file=out)
+        parts.append(f"{total - len(results)} not run")
+    requests = _counted(sum(result.requests for result in results), "request")
+    print(f"{_counted(total, 'HTTP case')}: {', '.join(parts)} ({requests})", file=out)
     if len(results) < total:
         return EXIT_UNUSABLE
     return EXIT_FAILED if failed or unexpected_passes else EXIT_PASSED
