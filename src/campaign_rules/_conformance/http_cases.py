@@ -11,6 +11,8 @@ file is `http_format.CASE_SCHEMA`; docs/conformance-http.md explains it.
 
 from __future__ import annotations
 
+import base64
+import codecs
 import datetime
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -114,6 +116,7 @@ def sequences() -> list[Case]:
         _credentials_unknown(),
         _media_type(),
         _body_size(),
+        _body_bytes(),
         _idempotent_replay(),
         _idempotency_key_reused(),
         _idempotency_after_refusal(),
@@ -255,6 +258,31 @@ def _body_size() -> Case:
         f"A body of {BODY_MAX_BYTES} bytes is read and judged; one byte more is a 413, unread.",
         "D-body-reading, D-body-limits",
         steps,
+    )
+
+
+def _body_bytes() -> Case:
+    text = _text(_WHATSAPP)
+    bodies = (
+        codecs.BOM_UTF8 + text.encode("utf-8"),
+        text.encode("utf-16-le"),
+        text.replace("pedidos", "pedidos \udcff").encode("utf-8", "surrogateescape"),
+    )
+    steps = [_step(_post(body), _refused(_judged_bytes(body, ACME))) for body in bodies]
+    # A body with no JSON data has no fingerprint: a key changes nothing (D-body-reading).
+    steps.append(
+        _step(
+            _post(bodies[-1], headers=[(_IDEMPOTENCY, "{{key}}")]),
+            _refused(_judged_bytes(bodies[-1], ACME)),
+        )
+    )
+    return _case(
+        "http.body.bytes",
+        "The body's bytes are judged as the library judges them: a byte order mark, UTF-16, "
+        "a byte that is not UTF-8.",
+        "D-body-reading, D-byte-order-mark",
+        steps,
+        fresh=["key"],
     )
 
 
@@ -530,8 +558,11 @@ def _thread_ok() -> Case:
 
 def _judged(body: Mapping[str, JSON], organization: Organization) -> CreateResult:
     """What the library says of `body` sent by `organization`, over its records."""
-    text = _text(body).encode("utf-8")
-    return validate_create_json(text, directory=SeedDirectory(organization))
+    return _judged_bytes(_text(body).encode("utf-8"), organization)
+
+
+def _judged_bytes(body: bytes, organization: Organization) -> CreateResult:
+    return validate_create_json(body, directory=SeedDirectory(organization))
 
 
 def _created(
@@ -634,22 +665,31 @@ def _request(
     *,
     key: str | None,
     headers: Iterable[tuple[str, str]],
-    body: Mapping[str, JSON] | str | None,
+    body: str | bytes | None,
     pad_to: int | None = None,
 ) -> Case:
     sent = [] if key is None else [["Authorization", f"api-key {key}"]]
     sent += [[name, value] for name, value in headers]
-    text = body if isinstance(body, str) or body is None else _text(body)
     request: Case = {
         "operation": operation,
         "method": method,
         "path": path,
         "headers": sent,
-        "body": None if text is None else {"text": text},
+        "body": _body(body),
     }
     if pad_to is not None:
         request["pad_to"] = pad_to
     return request
+
+
+def _body(body: str | bytes | None) -> JSON:
+    """A body as a case holds it: its text, or its base64 when it is not UTF-8 text."""
+    if isinstance(body, bytes):
+        try:
+            return {"text": body.decode("utf-8")}
+        except UnicodeDecodeError:
+            return {"base64": base64.b64encode(body).decode("ascii")}
+    return None if body is None else {"text": body}
 
 
 def _get(
@@ -663,7 +703,7 @@ def _get(
 
 
 def _post(
-    text: str,
+    text: str | bytes,
     *,
     key: str | None = ACME.api_key,
     headers: Iterable[tuple[str, str]] = (),
