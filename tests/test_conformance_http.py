@@ -203,3 +203,27 @@ def test_the_seed_records_the_cases_carry_are_the_reference_servers(tmp_path: Pa
     assert threads == {(numbers[n], id) for n, org in organizations.items() for id in org.threads}
     assert (http_seed.CAMPAIGN_ID, http_seed.CONTACT_ID) == (seed.CAMPAIGN_ID, seed.CONTACT_ID)
     assert (http_seed.CONTACT, http_seed.THREAD) == (seed.CONTACT, seed.THREAD)
+
+
+def test_the_page_lists_every_case_and_the_seed_records_they_rely_on() -> None:
+    page = (ROOT / "docs" / "conformance-http.md").read_text(encoding="utf-8")
+    cases = http_cases.sequences()
+    rows = [
+        f"| `{case['id']}` | {case['title']} | {case['cites']} | {len(case['steps'])} |"
+        for case in cases
+    ]
+    records = [
+        f"`{value}`"
+        for organization in http_seed.ORGANIZATIONS.values()
+        for value in (
+            organization.api_key,
+            *organization.tags,
+            *organization.agents,
+            *(i for agent in organization.agents.values() for i in agent.integrations),
+        )
+    ]
+    records += [f"`{http_seed.CAMPAIGN_ID}`", f"`{http_seed.CONTACT_ID}`", f"`{http_seed.THREAD_ID}`"]
+
+    assert [row for row in rows if row not in page] == []
+    assert page.count("\n| `http.") == len(cases)
+    assert [record for record in records if record not in page] == []
