@@ -126,6 +126,42 @@ def test_a_listed_expected_failure_that_passes_fails_the_run(
     ]
 
 
+@pytest.mark.parametrize(
+    ("manifest", "lines", "said"),
+    [
+        (None, "", "manifest.json"),
+        ({"files": []}, "", "lists no HTTP case"),
+        ({"files": [{"path": "cases/http.jsonl", "kind": "http"}]}, "{", "http.jsonl:1"),
+        ({"files": [{"path": "cases/http.jsonl", "kind": "http"}]}, '{"format": 2}', "format"),
+    ],
+)
+def test_a_kit_that_cannot_be_read_is_exit_2(
+    tmp_path: Path, manifest: object, lines: str, said: str
+) -> None:
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "http.jsonl").write_text(lines, encoding="utf-8")
+    if manifest is not None:
+        (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+
+    status, out, err = run(tmp_path, "http://127.0.0.1:1/api/v1.0")
+
+    assert (status, out) == (EXIT_UNUSABLE, "")
+    assert err.startswith("conformance: the HTTP cases cannot be read: ") and said in err
+
+
+def test_a_request_http_cannot_carry_is_exit_2_naming_its_case(
+    server: Server, tmp_path: Path
+) -> None:
+    case: Any = case_of("http.paths.thread")
+    case["steps"][0]["request"]["headers"].append(["X-Broken", "two\r\nlines"])
+
+    status, out, err = run(kit_of(tmp_path, [case]), server.base_url)
+
+    assert status == EXIT_UNUSABLE
+    assert err.startswith("conformance: http.paths.thread: GET /thread/a%20b cannot be sent")
+    assert out.splitlines()[-1] == "1 HTTP case: 0 passed, 0 failed, 1 not run (0 requests)"
+
+
 def test_the_exit_statuses_are_those_of_the_command_line() -> None:
     assert (EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE) == (
         ExitStatus.VALID,
@@ -222,7 +258,11 @@ def test_the_page_lists_every_case_and_the_seed_records_they_rely_on() -> None:
             *(i for agent in organization.agents.values() for i in agent.integrations),
         )
     ]
-    records += [f"`{http_seed.CAMPAIGN_ID}`", f"`{http_seed.CONTACT_ID}`", f"`{http_seed.THREAD_ID}`"]
+    records += [
+        f"`{http_seed.CAMPAIGN_ID}`",
+        f"`{http_seed.CONTACT_ID}`",
+        f"`{http_seed.THREAD_ID}`",
+    ]
 
     assert [row for row in rows if row not in page] == []
     assert page.count("\n| `http.") == len(cases)

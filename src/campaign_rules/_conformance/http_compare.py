@@ -17,6 +17,7 @@ import attrs
 
 from campaign_rules._conformance.http_format import Answer, HeaderExpectation, Matcher
 from campaign_rules._core.formats import parse_date_time
+from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules._core.pointers import member_pointer
 
 __all__ = ["ABSENT", "Difference", "Received", "compare"]
@@ -82,6 +83,8 @@ def compare(
         differences.append(Difference("status", expected.status, received.status))
     for header in expected.headers:
         differences.extend(_header_differences(header, received.headers))
+    if len(received.body) > BODY_MAX_BYTES:
+        return [*differences, Difference("body", f"at most {BODY_MAX_BYTES} bytes", "more")]
     try:
         body = json.loads(received.body.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -94,7 +97,10 @@ def compare(
             differences.append(difference)
     if not strict_messages and expected.status >= 400:
         want, body = _without_message(want), _without_message(body)
-    differences.extend(_json_differences(want, body, ""))
+    try:
+        differences.extend(_json_differences(want, body, ""))
+    except RecursionError:
+        differences.append(Difference("body", want, "a body nested too deep to compare"))
     return differences
 
 
@@ -147,7 +153,12 @@ def _fits(matcher: Matcher, value: object, captured: Mapping[str, object]) -> bo
     if matcher.date_time:
         return type(value) is str and parse_date_time(value) is not None
     name = matcher.captured
-    return name is not None and name in captured and _same(captured[name], value)
+    if name is None or name not in captured:
+        return False
+    try:
+        return not _json_differences(captured[name], value, "")
+    except RecursionError:
+        return False
 
 
 def _described(matcher: Matcher, captured: Mapping[str, object]) -> object:
@@ -204,10 +215,6 @@ def _without_message(body: object) -> object:
     if type(body) is dict:
         return {name: value for name, value in body.items() if name != "message"}
     return body
-
-
-def _same(want: object, got: object) -> bool:
-    return not _json_differences(want, got, "")
 
 
 def _json_differences(want: object, got: object, pointer: str) -> list[Difference]:

@@ -387,8 +387,11 @@ def _header(data: object, where: str) -> HeaderExpectation:
 def _matcher(data: object, where: str) -> Matcher:
     matcher = _object(data, where)
     integer, captured, capture = (matcher.get(name) for name in ("integer", "captured", "capture"))
+    pointer = _string(matcher.get("pointer"), f"{where}.pointer")
+    if pointer and not pointer.startswith("/"):
+        raise CaseFormatError(f"{where}.pointer is not a JSON Pointer")
     found = Matcher(
-        pointer=_string(matcher.get("pointer"), f"{where}.pointer"),
+        pointer=pointer,
         integer=None if integer is None else _range(integer, f"{where}.integer"),
         date_time=matcher.get("date_time") is True,
         captured=None if captured is None else _string(captured, f"{where}.captured"),

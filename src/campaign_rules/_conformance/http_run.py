@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import socket
 import sys
 import time
 import uuid
@@ -35,7 +36,7 @@ from campaign_rules._conformance.http_format import (
     Step,
     read_case,
 )
-from campaign_rules._core.limits import NS_PER_SECOND
+from campaign_rules._core.limits import BODY_MAX_BYTES, NS_PER_SECOND
 from campaign_rules.rate import (
     RATE_LIMIT_BURST,
     RATE_LIMIT_PERIOD_NS,
@@ -134,19 +135,19 @@ def run_http(
     try:
         settings = _options(options)
         cases = load_cases(Path(kit_dir))
-    except (CaseFormatError, OSError, ValueError) as error:
+    except (CaseFormatError, OSError, ValueError, TypeError) as error:
         print(f"conformance: the HTTP cases cannot be read: {error}", file=err)
         return EXIT_UNUSABLE
     results: list[CaseResult] = []
-    try:
-        for case in cases:
+    for case in cases:
+        try:
             result = run_case(case, url, settings)
-            results.append(result)
-            _print_result(result, settings, out)
-    except Unreachable as error:
-        print(f"conformance: {error}", file=err)
-        _print_count(results, len(cases), settings, out)
-        return EXIT_UNUSABLE
+        except (Unreachable, CaseFormatError) as error:
+            print(f"conformance: {case.id}: {error}", file=err)
+            _print_count(results, len(cases), settings, out)
+            return EXIT_UNUSABLE
+        results.append(result)
+        _print_result(result, settings, out)
     return _print_count(results, len(cases), settings, out)
 
 
@@ -342,10 +343,18 @@ class _Target:
             with suppress(BrokenPipeError, ConnectionResetError):
                 connection.endheaders(request.body)
             response = connection.getresponse()
-            return Received(response.status, tuple(response.getheaders()), response.read())
+            # Read no more of an answer than the library reads of a body (D-body-limits).
+            body = response.read(BODY_MAX_BYTES + 1)
+            return Received(response.status, tuple(response.getheaders()), body)
+        except ValueError as error:  # a method, path or header that HTTP cannot carry
+            raise CaseFormatError(f"{request.shown} cannot be sent ({error})") from None
         except (OSError, http.client.HTTPException) as error:
             where = f"{self.host}:{self.port}" if self.port else self.host
-            raise Unreachable(f"the server at {where} cannot be reached ({error!r})") from None
+            unreachable = isinstance(error, ConnectionRefusedError | socket.gaierror)
+            what = "cannot be reached" if unreachable else "gave no usable answer"
+            raise Unreachable(
+                f"the server at {where} {what} ({request.shown}: {error!r})"
+            ) from None
         finally:
             connection.close()
 
@@ -372,10 +381,12 @@ class _Pacer:
             time.sleep(decision.retry_after)
 
     def wait_until_full(self, bucket: str) -> None:
-        """Wait until the server's budget of `bucket` is whole again (one period after use)."""
-        last = self._answered_at.get(bucket)
-        if last is not None:
-            _sleep_until(max(last + _PACE_PERIOD_NS, self._idle_at.get(bucket, 0)))
+        """Wait until the server's budget of `bucket` is whole again: one period after its use.
+
+        A budget this run has not used may have been used just before by another: one period.
+        """
+        last = self._answered_at.get(bucket, time.monotonic_ns())
+        _sleep_until(max(last + _PACE_PERIOD_NS, self._idle_at.get(bucket, 0)))
 
     def answered(self, bucket: str, received: Received, *, paced: bool) -> None:
         """Note an answer; after a burst or a 429 the pace starts again once the budget is full."""
@@ -397,10 +408,15 @@ def _sleep_until(moment_ns: int) -> None:
 
 
 def _retry_after_seconds(received: Received) -> int:
-    """`Retry-After` in whole seconds; 1 (the spec's second) when missing or not a number."""
+    """`Retry-After` in whole seconds, at most the longest wait waited for (then one more).
+
+    1 (the spec's second) when it is missing or not a number of seconds.
+    """
+    longest = _RETRY_AFTER_MAX_SECONDS + 1
     for name, value in received.headers:
         if name.lower() == "retry-after" and value.isascii() and value.isdigit():
-            return int(value)
+            digits = value.lstrip("0") or "0"
+            return longest if len(digits) > len(str(longest)) else min(int(digits), longest)
     return 1
 
 
