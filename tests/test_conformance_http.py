@@ -46,7 +46,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def kit_of(folder: Path, cases: list[dict[str, object]]) -> Path:
     """A kit of these HTTP cases, laid out as `conformance export` lays a kit out."""
-    (folder / "cases").mkdir()
+    (folder / "cases").mkdir(parents=True)
     lines = "".join(json.dumps(case) + "\n" for case in cases)
     (folder / "cases" / "http.jsonl").write_text(lines, encoding="utf-8")
     listed = {"path": "cases/http.jsonl", "count": len(cases), "kind": HTTP_KIND}
@@ -107,6 +107,21 @@ def test_a_difference_in_a_message_fails_only_with_strict_messages(
 
     assert (strict, lenient) == (EXIT_FAILED, EXIT_PASSED)
     assert '  body /message: want "another message", got "id must be 1 to 128' in out
+
+
+def test_a_server_without_the_rate_limit_fails_the_rate_case(tmp_path: Path) -> None:
+    unlimited = {"CAMPAIGN_SERVER_RATE_PER_SECOND": "100000"}
+    kit = kit_of(tmp_path / "kit", [case_of("http.rate.contact")])
+    with seeded_server(tmp_path, unlimited) as server:
+        status, out, _ = run(kit, server.base_url)
+
+    assert status == EXIT_FAILED
+    assert out.splitlines() == [
+        "FAILED http.rate.contact",
+        "  step 1, answer 60: GET /campaigns/1042/contacts/17",
+        '  answers: want "a 429 within 60 answers", got "none in 60"',
+        "1 HTTP case: 0 passed, 1 failed (60 requests)",
+    ]
 
 
 def test_a_listed_expected_failure_that_passes_fails_the_run(

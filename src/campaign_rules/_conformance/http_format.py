@@ -23,6 +23,7 @@ from typing import Final
 
 import attrs
 
+from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules._export.links import DOCS_URL
 
 __all__ = [
@@ -30,6 +31,8 @@ __all__ = [
     "CASE_SCHEMA",
     "HTTP_KIND",
     "MANIFEST",
+    "PAD_TO_MAX",
+    "REPEAT_MAX",
     "SCHEMA_NAME",
     "Answer",
     "CaseFormatError",
@@ -48,6 +51,9 @@ CASE_FORMAT: Final = "campaign-rules-http-case/1"
 HTTP_KIND: Final = "http"
 MANIFEST: Final = "manifest.json"
 SCHEMA_NAME: Final = "http-sequence"
+# Bounds of what a case may ask, so that no kit makes the runner hold or send without end.
+PAD_TO_MAX: Final = 4 * BODY_MAX_BYTES
+REPEAT_MAX: Final = 1000
 
 _NAME: Final = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 _RANGE: Final = {
@@ -174,6 +180,7 @@ CASE_SCHEMA: Final[Mapping[str, object]] = {
                             "pad_to": {
                                 "type": "integer",
                                 "minimum": 0,
+                                "maximum": PAD_TO_MAX,
                                 "description": "spaces added after the body to this many bytes",
                             },
                         },
@@ -187,9 +194,9 @@ CASE_SCHEMA: Final[Mapping[str, object]] = {
                         "times), that answer `until`, at least `at_least` answers before it "
                         "`expect`",
                         "properties": {
-                            "times": {"type": "integer", "minimum": 1},
-                            "at_least": {"type": "integer", "minimum": 0},
-                            "at_most": {"type": "integer", "minimum": 1},
+                            "times": {"type": "integer", "minimum": 1, "maximum": REPEAT_MAX},
+                            "at_least": {"type": "integer", "minimum": 0, "maximum": REPEAT_MAX},
+                            "at_most": {"type": "integer", "minimum": 1, "maximum": REPEAT_MAX},
                             "until": _ANSWER,
                         },
                         "oneOf": [
@@ -327,8 +334,8 @@ def _request(data: object, where: str) -> Request:
         headers.append((_string(name_value[0], "a name"), _string(name_value[1], "a value")))
     text, raw = _body(request.get("body"), f"{where}.body")
     pad_to = request.get("pad_to")
-    if pad_to is not None and (type(pad_to) is not int or pad_to < 0):
-        raise CaseFormatError(f"{where}.pad_to is not a count of bytes")
+    if pad_to is not None and (type(pad_to) is not int or not 0 <= pad_to <= PAD_TO_MAX):
+        raise CaseFormatError(f"{where}.pad_to is not a count of bytes up to {PAD_TO_MAX}")
     return Request(
         operation=operation,
         method=_string(request.get("method"), f"{where}.method"),
@@ -434,8 +441,8 @@ def _string(data: object, where: str) -> str:
 
 
 def _count(data: object, where: str) -> int:
-    if type(data) is not int or data < 0:
-        raise CaseFormatError(f"{where} is not a count")
+    if type(data) is not int or not 0 <= data <= REPEAT_MAX:
+        raise CaseFormatError(f"{where} is not a count up to {REPEAT_MAX}")
     return data
 
 

@@ -18,7 +18,7 @@ import socket
 import sys
 import time
 import uuid
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Final, TextIO
@@ -53,7 +53,7 @@ __all__ = [
     "StepFailure",
     "Unreachable",
     "load_cases",
-    "run_cases",
+    "run_case",
     "run_http",
 ]
 
@@ -184,11 +184,6 @@ def _read_json(path: Path) -> object:
         raise CaseFormatError(f"{path}: {error}") from None
 
 
-def run_cases(cases: Iterable[HttpCase], url: str, options: HttpOptions) -> list[CaseResult]:
-    """Run `cases` against `url` in order; `Unreachable` when the server cannot be reached."""
-    return [run_case(case, url, options) for case in cases]
-
-
 def run_case(case: HttpCase, url: str, options: HttpOptions) -> CaseResult:
     """Run one case's steps in order, until the first step whose answer differs."""
     target = _Target.of(url)
@@ -217,7 +212,7 @@ def _run_step(
         why = Difference("request", f"the variable {error} captured", "not captured")
         return StepFailure(number, 1, f"{request.method} {request.path}", (why,)), 0
     repeat = step.repeat
-    at_most = 1 if repeat is None else repeat.at_most
+    at_least, at_most = (1, 1) if repeat is None else (repeat.at_least, repeat.at_most)
     until = None if repeat is None else repeat.until
     if not step.paced:
         _PACER.wait_until_full(filled.bucket)
@@ -227,9 +222,8 @@ def _run_step(
             differences = compare(
                 until, received, variables, strict_messages=options.strict_messages
             )
-            assert repeat is not None
-            if answer - 1 < repeat.at_least:
-                want = f"at least {repeat.at_least} answers before a {until.status}"
+            if answer - 1 < at_least:
+                want = f"at least {at_least} answers before a {until.status}"
                 differences.insert(0, Difference("answers", want, answer - 1))
             return _failure(number, answer, filled, differences), answer
         differences = compare(
