@@ -8,9 +8,11 @@ seed records the cases carry are the reference server's (`examples/server/seed.p
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import sqlite3
+import subprocess
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -30,6 +32,7 @@ from campaign_rules._conformance.http_run import (
     HttpOptions,
     run_http,
 )
+from tests.cli_support import COMMAND
 from tests.e2e.support import Server, free_port, seeded_server
 
 pytestmark = pytest.mark.e2e
@@ -76,6 +79,30 @@ def test_every_http_case_passes_against_the_reference_server(server: Server, kit
 def case_of(case_id: str) -> dict[str, object]:
     (case,) = (case for case in http_cases.sequences() if case["id"] == case_id)
     return case
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("campaign_rules._conformance.export") is None,
+    reason="the kit's export and its command line come with the kit's own change",
+)
+def test_the_command_line_exports_the_kit_and_runs_its_http_cases(
+    server: Server, tmp_path: Path
+) -> None:
+    kit = tmp_path / "kit"
+    exported = subprocess.run(
+        [*COMMAND, "conformance", "export", str(kit)], capture_output=True, text=True, check=False
+    )
+    ran = subprocess.run(
+        [*COMMAND, "conformance", "run", str(kit), "--strict-messages", "--http", server.base_url],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+    cases = len(http_cases.sequences())
+    assert exported.returncode == 0, exported.stderr
+    assert (ran.returncode, ran.stderr) == (EXIT_PASSED, ""), ran.stdout
+    assert ran.stdout.splitlines()[-1].startswith(f"{cases} HTTP cases: {cases} passed, 0 failed")
 
 
 def test_a_wrong_expectation_fails_with_its_difference(server: Server, tmp_path: Path) -> None:
@@ -161,7 +188,8 @@ def test_a_kit_that_cannot_be_read_is_exit_2(
     status, out, err = run(tmp_path, "http://127.0.0.1:1/api/v1.0")
 
     assert (status, out) == (EXIT_UNUSABLE, "")
-    assert err.startswith("conformance: the HTTP cases cannot be read: ") and said in err
+    assert err.startswith("conformance: the HTTP cases cannot be read: ")
+    assert said in err
 
 
 def test_a_request_http_cannot_carry_is_exit_2_naming_its_case(

@@ -344,7 +344,7 @@ class _Target:
             raise CaseFormatError(f"{request.shown} cannot be sent ({error})") from None
         except (OSError, http.client.HTTPException) as error:
             where = f"{self.host}:{self.port}" if self.port else self.host
-            unreachable = isinstance(error, ConnectionRefusedError | socket.gaierror)
+            unreachable = isinstance(error, (ConnectionRefusedError, socket.gaierror))
             what = "cannot be reached" if unreachable else "gave no usable answer"
             raise Unreachable(
                 f"the server at {where} {what} ({request.shown}: {error!r})"
