@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import re
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -244,6 +245,18 @@ def test_the_answers_judged_by_a_matcher_hold_null_in_the_case() -> None:
     assert matchers
     assert all(resolve(body, pointer) is None for body, pointer in matchers)
     assert len({case["id"] for case in cases}) == len(cases)
+
+
+def test_every_case_cites_decisions_that_exist() -> None:
+    decisions = (ROOT / "docs" / "decisions.md").read_text(encoding="utf-8")
+    cited = {
+        name
+        for case in http_cases.sequences()
+        for name in re.findall(r"D-[a-z0-9-]+", case["cites"])
+    }
+
+    assert cited
+    assert [name for name in sorted(cited) if f"\n## {name}:" not in decisions] == []
 
 
 def resolve(document: Any, pointer: str) -> Any:
