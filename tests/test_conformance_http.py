@@ -206,6 +206,14 @@ def test_a_request_http_cannot_carry_is_exit_2_naming_its_case(
     assert out.splitlines()[-1] == "1 HTTP case: 0 passed, 0 failed, 1 not run (0 requests)"
 
 
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1/api", "http://", "http://[::1/api", None])
+def test_a_url_that_is_not_an_http_url_is_exit_2(kit: Path, url: object) -> None:
+    status, out, err = run(kit, url)  # type: ignore[arg-type]
+
+    assert (status, out) == (EXIT_UNUSABLE, "")
+    assert err.startswith("conformance: ")
+
+
 def test_the_exit_statuses_are_those_of_the_command_line() -> None:
     assert (EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE) == (
         ExitStatus.VALID,

@@ -108,7 +108,7 @@ _OVERDRAWN_PHONE: Final[Mapping[str, JSON]] = {
 
 
 def sequences() -> list[Case]:
-    """Every HTTP case of the kit, as the JSON of its file, in the order they run."""
+    """Every HTTP case of the kit as JSON data, a line of the kit's file, in the order they run."""
     return [
         _credentials_missing(),
         _credentials_malformed(),

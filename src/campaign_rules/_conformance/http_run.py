@@ -118,7 +118,7 @@ class Unreachable(Exception):
 
 def run_http(
     kit_dir: str | Path,
-    url: str,
+    url: object,
     options: object = None,
     *,
     out: TextIO | None = None,
@@ -137,6 +137,11 @@ def run_http(
         cases = load_cases(Path(kit_dir))
     except (CaseFormatError, OSError, ValueError, TypeError) as error:
         print(f"conformance: the HTTP cases cannot be read: {error}", file=err)
+        return EXIT_UNUSABLE
+    try:
+        _Target.of(url)
+    except Unreachable as error:
+        print(f"conformance: {error}", file=err)
         return EXIT_UNUSABLE
     results: list[CaseResult] = []
     for case in cases:
@@ -184,7 +189,7 @@ def _read_json(path: Path) -> object:
         raise CaseFormatError(f"{path}: {error}") from None
 
 
-def run_case(case: HttpCase, url: str, options: HttpOptions) -> CaseResult:
+def run_case(case: HttpCase, url: object, options: HttpOptions) -> CaseResult:
     """Run one case's steps in order, until the first step whose answer differs."""
     target = _Target.of(url)
     variables: dict[str, object] = {name: str(uuid.uuid4()) for name in case.fresh}
@@ -310,8 +315,10 @@ class _Target:
     base_path: str
 
     @classmethod
-    def of(cls, url: str) -> _Target:
+    def of(cls, url: object) -> _Target:
         """The target of `url`; `Unreachable` when it is not an http(s) URL."""
+        if type(url) is not str:
+            raise Unreachable(f"the server's URL must be text, not {type(url).__name__}")
         try:
             parts = urlsplit(url)
             port = parts.port
