@@ -338,7 +338,8 @@ class _Target:
             )
             for name, value in request.headers:
                 connection.putheader(name, value)
-            if request.body is not None:
+            declared = any(name.lower() == "content-length" for name, _ in request.headers)
+            if request.body is not None and not declared:
                 connection.putheader("Content-Length", str(len(request.body)))
             # The server may answer before it reads the whole body (a 413): read that answer.
             with suppress(BrokenPipeError, ConnectionResetError):
