@@ -48,10 +48,14 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cases_of(kit: Path) -> list[dict[str, Any]]:
+    """The executor's cases of `kit`, as its manifest lists them (the HTTP sequences are a
+    server's, run with `--http`)."""
+    manifest = json.loads((kit / "manifest.json").read_bytes())
     return [
         json.loads(line)
-        for path in sorted((kit / "cases").glob("*.jsonl"))
-        for line in path.read_bytes().splitlines()
+        for entry in manifest["files"]
+        if entry.get("kind") in {"create", "update", "response"}
+        for line in (kit / entry["path"]).read_bytes().splitlines()
     ]
 
 
