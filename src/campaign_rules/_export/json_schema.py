@@ -12,6 +12,11 @@ Python's jsonschema and under ajv.
 
 Formats are the `pattern`s of `_export/patterns.py`, which every regular expression dialect
 reads alike.
+
+Each subschema whose keywords enforce rules names them (`x-rules`: keyword to rule id), and
+the root carries the rule table's ids and keys in order, the status of each key and their
+precedence (D-schema-rules): what an executor on a JSON Schema validator needs to answer as the
+library answers (conformance/js/executor.mjs).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from campaign_rules._campaign.shape import (
     WINDOW_MEMBERS,
     MemberTypes,
 )
-from campaign_rules._core.enums import CyclesMode, IntegrationType
+from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
     CONTACT_STATUSES,
@@ -46,12 +51,13 @@ from campaign_rules._core.limits import (
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
 )
+from campaign_rules._core.outcome import STATUS_OF_KEY, STATUS_PRECEDENCE
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.patterns import DATE, HH_MM, NOT_BLANK, UUID_V4
 from campaign_rules._rules.scope import Scope
-from campaign_rules._rules.table import CREATE_RULES
+from campaign_rules._rules.table import BODY_RULES, CREATE_RULES
 
-__all__ = ["SCHEMA_DIALECT", "SCHEMA_EXCEPTIONS", "json_schema", "render_schema"]
+__all__ = ["RULES_KEYWORD", "SCHEMA_DIALECT", "SCHEMA_EXCEPTIONS", "json_schema", "render_schema"]
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
@@ -73,6 +79,32 @@ SCHEMA_EXCEPTIONS: Final[Mapping[str, str]] = {
         "character, an emoji, in a validator that reads patterns as UTF-16 code units"
     ),
 }
+
+# D-schema-rules: the annotation of a subschema naming, for each of its keywords that enforces a
+# rule, that rule's id. An error found under the keyword is that rule's, unless a subschema
+# deeper on its path names another.
+RULES_KEYWORD: Final = "x-rules"
+
+# The rules a body's bytes reach offline, in the order the library runs them.
+_TABLE: Final = (*BODY_RULES, *CREATE_RULES)
+_KEY_OF: Final[Mapping[str, ErrorKey]] = {rule.id: rule.key for rule in _TABLE}
+
+
+def _rule(rule_id: str) -> str:
+    """`rule_id`, a rule of the table: a name this module spells wrong fails at import."""
+    if rule_id not in _KEY_OF:
+        raise ValueError(f"no rule {rule_id!r} in the creation table")
+    return rule_id
+
+
+_IS_OBJECT: Final = _rule("payload.is_object")
+_KNOWN_MEMBERS: Final = _rule("payload.known_members_only")
+_REQUIRED_MEMBERS: Final = _rule("payload.required_members_present")
+_JSON_TYPES: Final = _rule("payload.members_have_json_types")
+_CHANNEL_FIELDS: Final = _rule("channel.fields_match_integration_type")
+_CYCLES_CHANNEL: Final = _rule("cycles.enabled_only_on_phone_call")
+_CYCLES_REQUIRED: Final = _rule("cycles.required_when_enabled")
+_CHANNEL_STATUSES: Final = _rule("cycles.filter_statuses_match_channel")
 
 # spec 2.1, 2.4; rule `cycles.enabled_only_on_phone_call`: the channels whose campaigns can
 # enable cycles.
@@ -97,7 +129,7 @@ def json_schema() -> dict[str, Any]:
             + "; ".join(f"{rule} ({reason})" for rule, reason in SCHEMA_EXCEPTIONS.items())
             + "."
         ),
-        **_object(CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS, _campaign_members()),
+        **_object(CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS, _campaign_members(), _IS_OBJECT),
         "allOf": [_channel_rules(channel) for channel in IntegrationType],
         "$defs": {
             "schedule": _object(SCHEDULE_MEMBERS, (), dict.fromkeys(WEEKDAYS, _ref("window"))),
@@ -105,8 +137,19 @@ def json_schema() -> dict[str, Any]:
             "cycles": _cycles(),
             "enabled_cycles": _enabled_cycles(),
         },
+        **_verdicts(),
     }
     return copy.deepcopy(schema)  # no part shared with another call or within the schema
+
+
+def _verdicts() -> dict[str, Any]:
+    """The root's annotations (D-schema-rules): the rules in order, the keys' statuses."""
+    keys = sorted({rule.key for rule in _TABLE}, key=list(ErrorKey).index)
+    return {
+        "x-rule-table": [{"rule": rule.id, "key": rule.key.value} for rule in _TABLE],
+        "x-key-statuses": {key.value: STATUS_OF_KEY[key] for key in keys},
+        "x-status-precedence": list(STATUS_PRECEDENCE),
+    }
 
 
 def render_schema() -> str:
@@ -128,9 +171,17 @@ def _types(types: tuple[str, ...]) -> str | list[str]:
 
 
 def _object(
-    shape: MemberTypes, required: tuple[str, ...], constraints: Mapping[str, dict[str, Any]]
+    shape: MemberTypes,
+    required: tuple[str, ...],
+    constraints: Mapping[str, dict[str, Any]],
+    type_rule: str = _JSON_TYPES,
+    required_rule: str = _REQUIRED_MEMBERS,
 ) -> dict[str, Any]:
-    """A closed object of `shape`: each member's JSON type, then the constraints on it."""
+    """A closed object of `shape`: each member's JSON type, then the constraints on it.
+
+    `type_rule` refuses a value that is not an object (the member's own, but for the body);
+    `required_rule` an absent required member.
+    """
     unknown = set(constraints) - set(shape)
     if unknown:  # a constraint on a member the shape does not have is a bug of this module
         raise ValueError(f"constraints on members outside the shape: {sorted(unknown)}")
@@ -141,10 +192,21 @@ def _object(
         "additionalProperties": False,
         "required": list(required),
         "properties": {
-            name: {"type": _types(types), **constraints.get(name, {})}
-            for name, types in shape.items()
+            name: _member(types, constraints.get(name, {})) for name, types in shape.items()
+        },
+        RULES_KEYWORD: {
+            "type": type_rule,
+            "maxProperties": _KNOWN_MEMBERS,
+            "additionalProperties": _KNOWN_MEMBERS,
+            "required": required_rule,
         },
     }
+
+
+def _member(types: tuple[str, ...], constraints: Mapping[str, Any]) -> dict[str, Any]:
+    """A member of `types` with `constraints`; a value of another type is the type rule's."""
+    rules = {"type": _JSON_TYPES, **constraints.get(RULES_KEYWORD, {})}
+    return {"type": _types(types), **constraints, RULES_KEYWORD: rules}
 
 
 def _exported(keyword: str, argument: object) -> dict[str, Any]:
@@ -185,9 +247,13 @@ def _declared(pointer: str, cooldown: bool = False) -> dict[str, Any]:
         else:
             continue
         for keyword, argument in rule.constraint.items():
-            target.update(_exported(keyword, argument))
+            exported = _exported(keyword, argument)
+            target.update(exported)
+            target.setdefault(RULES_KEYWORD, {}).update(dict.fromkeys(exported, rule.id))
     if "items" in declared:  # the array's own keywords first, as the schema was always written
         declared["items"] = declared.pop("items")
+    if RULES_KEYWORD in declared:  # and the annotation last
+        declared[RULES_KEYWORD] = declared.pop(RULES_KEYWORD)
     return declared
 
 
@@ -213,9 +279,10 @@ def _cycles() -> dict[str, Any]:
     return {
         "type": "object",
         "maxProperties": OBJECT_MAX_MEMBERS,
-        "properties": {"enabled": {"type": _types(CYCLES_MEMBERS["enabled"])}},
+        "properties": {"enabled": _member(CYCLES_MEMBERS["enabled"], {})},
         "if": _is_enabled(),
         "then": _ref("enabled_cycles"),
+        RULES_KEYWORD: {"type": _JSON_TYPES, "maxProperties": _KNOWN_MEMBERS},
     }
 
 
@@ -228,6 +295,7 @@ def _enabled_cycles() -> dict[str, Any]:
             name: _declared(f"/cycles/{name}")
             for name in ("mode", "max_iterations", "cooldown_minutes", *FILTER_LISTS)
         },
+        required_rule=_CYCLES_REQUIRED,
     )
     # The schedule fields' types depend on the mode (spec 2.4 rule 3): `allOf` below says them.
     block["properties"].update(dict.fromkeys(SCHEDULE_ONLY_CYCLES_FIELDS, True))
@@ -236,9 +304,9 @@ def _enabled_cycles() -> dict[str, Any]:
         "required": ["mode"],
     }
     schedule_fields = {
-        "schedule": {"type": _types(CYCLES_MEMBERS["schedule"]), **_ref("schedule")},
+        "schedule": _member(CYCLES_MEMBERS["schedule"], _ref("schedule")),
         **{
-            name: {"type": _types(CYCLES_MEMBERS[name]), **_declared(f"/cycles/{name}")}
+            name: _member(CYCLES_MEMBERS[name], _declared(f"/cycles/{name}"))
             for name in SCHEDULE_ONLY_CYCLES_FIELDS
             if name != "schedule"
         },
@@ -259,7 +327,7 @@ def _enabled_cycles() -> dict[str, Any]:
             # D-cycles-required: each mode's own spacing field.
             {
                 "if": {"properties": {"mode": {"const": mode.value}}, "required": ["mode"]},
-                "then": {"required": [name]},
+                "then": {"required": [name], RULES_KEYWORD: {"required": _CYCLES_REQUIRED}},
             }
             for mode, name in REQUIRED_CYCLES_MEMBER_IN_MODE.items()
         ),
@@ -269,12 +337,13 @@ def _enabled_cycles() -> dict[str, Any]:
 
 def _channel_rules(channel: IntegrationType) -> dict[str, Any]:
     """What a campaign of `channel` may not hold (spec 4.1 rule 1, 2.4; D-contact-statuses)."""
-    statuses = {
-        "properties": {"filter_statuses": {"items": {"enum": sorted(CONTACT_STATUSES[channel])}}}
-    }
+    items = {"enum": sorted(CONTACT_STATUSES[channel]), RULES_KEYWORD: {"enum": _CHANNEL_STATUSES}}
+    statuses = {"properties": {"filter_statuses": {"items": items}}}
     cycles: dict[str, Any] = {"if": _is_enabled(), "then": statuses}
     if channel not in _CYCLES_CHANNELS:
-        cycles["properties"] = {"enabled": {"const": False}}
+        cycles["properties"] = {
+            "enabled": {"const": False, RULES_KEYWORD: {"const": _CYCLES_CHANNEL}}
+        }
     return {
         "if": {
             "properties": {"integration_type": {"const": channel.value}},
@@ -284,6 +353,8 @@ def _channel_rules(channel: IntegrationType) -> dict[str, Any]:
             "properties": {
                 **{name: False for name, owner in CHANNEL_OF_FIELD.items() if owner != channel},
                 "cycles": cycles,
-            }
+            },
+            # the `false` of another channel's field; `cycles` names its own rules
+            RULES_KEYWORD: {"properties": _CHANNEL_FIELDS},
         },
     }
