@@ -81,8 +81,7 @@ SCHEMA_EXCEPTIONS: Final[Mapping[str, str]] = {
 }
 
 # D-schema-rules: the annotation of a subschema naming, for each of its keywords that enforces a
-# rule, that rule's id. An error found under the keyword is that rule's, unless a subschema
-# deeper on its path names another.
+# rule, that rule's id: an error of the keyword there is a violation of that rule.
 RULES_KEYWORD: Final = "x-rules"
 
 # The rules a body's bytes reach offline, in the order the library runs them.
@@ -341,9 +340,9 @@ def _channel_rules(channel: IntegrationType) -> dict[str, Any]:
     statuses = {"properties": {"filter_statuses": {"items": items}}}
     cycles: dict[str, Any] = {"if": _is_enabled(), "then": statuses}
     if channel not in _CYCLES_CHANNELS:
-        cycles["properties"] = {
-            "enabled": {"const": False, RULES_KEYWORD: {"const": _CYCLES_CHANNEL}}
-        }
+        # the block is refused, at its own path, when enabled
+        cycles["not"] = _is_enabled()
+        cycles[RULES_KEYWORD] = {"not": _CYCLES_CHANNEL}
     return {
         "if": {
             "properties": {"integration_type": {"const": channel.value}},
@@ -351,10 +350,13 @@ def _channel_rules(channel: IntegrationType) -> dict[str, Any]:
         },
         "then": {
             "properties": {
-                **{name: False for name, owner in CHANNEL_OF_FIELD.items() if owner != channel},
+                # `{"not": {}}`, which is `false`, with a place for the rule it enforces
+                **{
+                    name: {"not": {}, RULES_KEYWORD: {"not": _CHANNEL_FIELDS}}
+                    for name, owner in CHANNEL_OF_FIELD.items()
+                    if owner != channel
+                },
                 "cycles": cycles,
-            },
-            # the `false` of another channel's field; `cycles` names its own rules
-            RULES_KEYWORD: {"properties": _CHANNEL_FIELDS},
+            }
         },
     }
