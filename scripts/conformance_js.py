@@ -98,7 +98,11 @@ def main() -> int:
         EXPECTED_FAILURES: expected_failures_text(failed),
         SCOREBOARD: scoreboard_text(total, failed),
     }
-    stale = [path for path, text in written.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    stale = [
+        path
+        for path, text in written.items()
+        if not path.is_file() or path.read_text(encoding="utf-8") != text
+    ]
     if "--check" in sys.argv[1:]:
         for path in stale:
             print(f"stale: {path.relative_to(ROOT)}", file=sys.stderr)

@@ -69,6 +69,7 @@ SHOWN = (
 )
 UNEXPLAINED = "unexplained"
 
+
 def node_ready() -> str | None:
     """Why the executor cannot run here, or `None` when node and its ajv are installed."""
     if NODE is None:
@@ -123,7 +124,13 @@ def _request(case: dict[str, Any]) -> dict[str, Any] | None:
         if patch is None:
             return None
         status = case["update"].get("status")
-        return {"kind": "update", "body": body_of(patch), "directory": None, "existing": {}, "status": status}
+        return {
+            "kind": "update",
+            "body": body_of(patch),
+            "directory": None,
+            "existing": {},
+            "status": status,
+        }
     if "text" in case:
         data = text_data(case["text"])
         if isinstance(data, str):
