@@ -21,6 +21,7 @@ import base64
 import json
 import shutil
 import subprocess
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,13 +42,16 @@ EXECUTOR_DIR = ROOT / "conformance" / "js"
 EXECUTOR = EXECUTOR_DIR / "executor.mjs"
 EXPECTED_FAILURES = EXECUTOR_DIR / "expected-failures.txt"
 SCHEMA_FILE = ROOT / "schema" / "campaign-create.schema.json"
+SCOREBOARD = ROOT / "docs" / "conformance-scoreboard.md"
 NODE = shutil.which("node")
 
 # Why the executor fails a case, by the rules of the two answers, in this order: the groups of
 # expected-failures.txt. A failure none of them explains is "unexplained", which the test refuses.
 JSON_PARSE_HIDES = {
     "body.member_names_unique": "JSON.parse keeps the last of repeated member names",
-    "body.numbers_fit_a_double": "JSON.parse reads a number past the double range (1e999) as Infinity",
+    "body.numbers_fit_a_double": (
+        "JSON.parse reads a number past the double range (1e999) as Infinity"
+    ),
     "body.strings_are_unicode": "JSON.parse accepts an escaped lone surrogate (\\ud800)",
     "body.depth_within_limit": "JSON.parse reads any depth, and the schema bounds none",
 }
@@ -250,3 +254,64 @@ def reason_of(answer: dict[str, Any], want: dict[str, Any] | None) -> str:
     if pointers == [[v["rule"], v["pointer"]] for v in answer["violations"]]:
         return f"shown text: {SHOWN}"
     return UNEXPLAINED
+
+
+def grouped(failed: dict[str, str]) -> dict[str, list[str]]:
+    """The failing case ids by reason, each group in case order, the groups largest first."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for case_id, reason in failed.items():
+        groups[reason].append(case_id)
+    return dict(sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])))
+
+
+def expected_failures_text(failed: dict[str, str]) -> str:
+    """conformance/js/expected-failures.txt: the failing cases, grouped by reason."""
+    lines = [
+        "# The cases conformance/js/executor.mjs fails: give this file to",
+        "# `campaign-rules conformance run --expected-failures`. Written by",
+        "# scripts/conformance_js.py; docs/conformance-scoreboard.md counts them.",
+        "# Each group: `# ` and its reason, then its case ids (`<rule id>/<index>`), one a line.",
+    ]
+    for reason, case_ids in grouped(failed).items():
+        lines += ["", f"# {reason}", *case_ids]
+    return "\n".join(lines) + "\n"
+
+
+def scoreboard_text(total: int, failed: dict[str, str]) -> str:
+    """docs/conformance-scoreboard.md: how many cases each executor passes, and why not."""
+    lines = [
+        "# Conformance scoreboard",
+        "",
+        "<!-- Written by scripts/conformance_js.py from a run; tests/test_conformance_js.py",
+        "checks it. Do not edit by hand. -->",
+        "",
+        "The cases each executor passes, compared strictly (ok, status, each violation's rule,",
+        "key, field and pointer in order, the envelope but its message), on the cases of",
+        "`tests/cases/` that an executor is sent.",
+        "",
+        "| executor | cases | passed | expected failures |",
+        "|---|---:|---:|---:|",
+        f"| the library (`validate_create_json`: its answers are the expected ones) | {total} "
+        f"| {total} | 0 |",
+        f"| JavaScript, ajv on the exported schema (`conformance/js/executor.mjs`) | {total} "
+        f"| {total - len(failed)} | {len(failed)} |",
+        "",
+        "## Why each expected failure of the JavaScript executor fails",
+        "",
+        "Listed, case by case, in `conformance/js/expected-failures.txt`.",
+        "",
+        "| cases | reason |",
+        "|---:|---|",
+    ]
+    lines += [f"| {len(ids)} | {reason} |" for reason, ids in grouped(failed).items()]
+    lines += [
+        "",
+        "## Running it",
+        "",
+        "`npm ci --prefix conformance/js` installs its ajv; then the kit's runner drives it:",
+        "`campaign-rules conformance run KIT --expected-failures "
+        "conformance/js/expected-failures.txt -- node conformance/js/executor.mjs "
+        "schema/campaign-create.schema.json`. `python scripts/conformance_js.py` runs it on",
+        "the cases by a driver of its own and writes this page and that file.",
+    ]
+    return "\n".join(lines) + "\n"

@@ -16,16 +16,18 @@ import pytest
 from campaign_rules._core.outcome import STATUS_OF_KEY, STATUS_PRECEDENCE
 from campaign_rules._export.json_schema import RULES_KEYWORD, json_schema
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES
-from scripts.conformance_js import SCOREBOARD, expected_failures_text, scoreboard_text
 from tests.conformance_js_support import (
     EXPECTED_FAILURES,
+    SCOREBOARD,
     UNEXPLAINED,
     compared,
+    expected_failures_text,
     library_answer,
     node_ready,
     reason_of,
     run_cases,
     run_executor,
+    scoreboard_text,
 )
 
 needs_node = pytest.mark.skipif(node_ready() is not None, reason=node_ready() or "")

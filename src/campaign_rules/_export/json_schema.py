@@ -55,7 +55,7 @@ from campaign_rules._core.outcome import STATUS_OF_KEY, STATUS_PRECEDENCE
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.patterns import DATE, HH_MM, NOT_BLANK, UUID_V4
 from campaign_rules._rules.scope import Scope
-from campaign_rules._rules.table import BODY_RULES, CREATE_RULES
+from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
 
 __all__ = ["RULES_KEYWORD", "SCHEMA_DIALECT", "SCHEMA_EXCEPTIONS", "json_schema", "render_schema"]
 
@@ -85,7 +85,7 @@ SCHEMA_EXCEPTIONS: Final[Mapping[str, str]] = {
 RULES_KEYWORD: Final = "x-rules"
 
 # The rules a body's bytes reach offline, in the order the library runs them.
-_TABLE: Final = (*BODY_RULES, *CREATE_RULES)
+_TABLE: Final[tuple[Rule[Any], ...]] = (*BODY_RULES, *CREATE_RULES)
 _KEY_OF: Final[Mapping[str, ErrorKey]] = {rule.id: rule.key for rule in _TABLE}
 
 
