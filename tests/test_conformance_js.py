@@ -22,9 +22,9 @@ from tests.conformance_js_support import (
     UNEXPLAINED,
     compared,
     expected_failures_text,
+    failures,
     library_answer,
     node_ready,
-    reason_of,
     run_cases,
     run_executor,
     scoreboard_text,
@@ -40,11 +40,7 @@ def runs() -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
 
 @pytest.fixture(scope="module")
 def failed(runs: dict[str, tuple[dict[str, Any], dict[str, Any] | None]]) -> dict[str, str]:
-    return {
-        case_id: reason_of(answer, want)
-        for case_id, (answer, want) in runs.items()
-        if want is None or compared(answer) != compared(want)
-    }
+    return failures(runs)
 
 
 @needs_node
