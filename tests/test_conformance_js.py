@@ -9,6 +9,8 @@ page says the counts of this run (both written by scripts/conformance_js.py).
 from __future__ import annotations
 
 import json
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +18,12 @@ import pytest
 from campaign_rules._core.outcome import STATUS_OF_KEY, STATUS_PRECEDENCE
 from campaign_rules._export.json_schema import RULES_KEYWORD, json_schema
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES
+from tests.cli_support import COMMAND
 from tests.conformance_js_support import (
+    EXECUTOR,
     EXPECTED_FAILURES,
+    NODE,
+    SCHEMA_FILE,
     SCOREBOARD,
     UNEXPLAINED,
     compared,
@@ -176,3 +182,39 @@ def test_the_root_carries_the_table_keys_and_statuses() -> None:
     assert schema["x-rule-table"] == [{"rule": r.id, "key": r.key.value} for r in table]
     assert schema["x-key-statuses"] == {r.key.value: STATUS_OF_KEY[r.key] for r in table}
     assert schema["x-status-precedence"] == list(STATUS_PRECEDENCE)
+
+
+# The kit's own runner (issue 39 item 3), once it is merged: CI runs the JavaScript executor.
+
+
+@needs_node
+def test_the_kits_runner_passes_it_with_its_expected_failures(tmp_path: Path) -> None:
+    try:
+        import campaign_rules._conformance  # noqa: F401
+    except ImportError:
+        pytest.skip("the kit's runner (campaign_rules._conformance, issue 39) is not here")
+    kit = tmp_path / "kit"
+    export = subprocess.run(
+        [*COMMAND, "conformance", "export", str(kit)], capture_output=True, text=True, timeout=300
+    )
+    assert export.returncode == 0, export.stderr
+    assert NODE is not None
+    executor = [NODE, str(EXECUTOR), str(SCHEMA_FILE)]
+    failures_file = str(EXPECTED_FAILURES)
+    run = subprocess.run(
+        [
+            *COMMAND,
+            "conformance",
+            "run",
+            str(kit),
+            "--expected-failures",
+            failures_file,
+            "--",
+            *executor,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr
+    assert ", 0 failed, " in run.stdout.splitlines()[-1], run.stdout[-4000:]
