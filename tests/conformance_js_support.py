@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXECUTOR_DIR = ROOT / "conformance" / "js"
 EXECUTOR = EXECUTOR_DIR / "executor.mjs"
 EXPECTED_FAILURES = EXECUTOR_DIR / "expected-failures.txt"
-SCHEMA_FILE = ROOT / "schema" / "campaign-create.schema.json"
+SCHEMA_FILE = ROOT / "schema" / "campaign-create.rules.schema.json"
 SCOREBOARD = ROOT / "docs" / "conformance-scoreboard.md"
 NODE = shutil.which("node")
 
@@ -349,7 +349,7 @@ def scoreboard_text(total: int, failed: dict[str, str]) -> str:
         "`npm ci --prefix conformance/js` installs its ajv; then the kit's runner drives it:",
         "`campaign-rules conformance run KIT --expected-failures "
         "conformance/js/expected-failures.txt -- node conformance/js/executor.mjs "
-        "schema/campaign-create.schema.json`. `python scripts/conformance_js.py` runs it on",
+        "schema/campaign-create.rules.schema.json`. `python scripts/conformance_js.py` runs it on",
         "the cases by a driver of its own and writes this page and that file.",
     ]
     return "\n".join(lines) + "\n"

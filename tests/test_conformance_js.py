@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from campaign_rules._core.outcome import STATUS_OF_KEY, STATUS_PRECEDENCE
-from campaign_rules._export.json_schema import RULES_KEYWORD, json_schema
+from campaign_rules._export.json_schema import RULES_KEYWORD, json_schema, rules_schema
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES
 from tests.cli_support import COMMAND
 from tests.conformance_js_support import (
@@ -151,7 +151,7 @@ def _annotations(node: object) -> list[dict[str, str]]:
 
 
 def test_each_annotated_keyword_is_in_its_subschema_and_names_a_creation_rule() -> None:
-    schema = json_schema()
+    schema = rules_schema()
     ids = {rule.id for rule in (*BODY_RULES, *CREATE_RULES)}
 
     def walk(node: object) -> None:
@@ -176,8 +176,25 @@ def test_each_annotated_keyword_is_in_its_subschema_and_names_a_creation_rule() 
     assert annotated == said
 
 
+def test_the_plain_schema_is_the_annotated_one_without_its_annotations() -> None:
+    plain, annotated = json.dumps(json_schema()), json.dumps(rules_schema())
+    assert '"x-' not in plain
+    assert len(_annotations(rules_schema())) > 20
+    # Nothing but the annotations differs: removed from the text, the two are equal.
+    stripped = json.loads(annotated)
+
+    def strip(node: object) -> object:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if not k.startswith("x-")}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    assert strip(stripped) == json.loads(plain)
+
+
 def test_the_root_carries_the_table_keys_and_statuses() -> None:
-    schema = json_schema()
+    schema = rules_schema()
     table = (*BODY_RULES, *CREATE_RULES)
     assert schema["x-rule-table"] == [{"rule": r.id, "key": r.key.value} for r in table]
     assert schema["x-key-statuses"] == {r.key.value: STATUS_OF_KEY[r.key] for r in table}

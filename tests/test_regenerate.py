@@ -38,6 +38,7 @@ def test_the_check_names_each_stale_text_and_fails(tmp_path: Path) -> None:
     # The two exports are missing here, so stale too; the page is named, with its line.
     assert sorted(path.relative_to(tmp_path).as_posix() for path in stale) == [
         "docs/page.md",
+        "schema/campaign-create.rules.schema.json",
         "schema/campaign-create.schema.json",
         "schema/openapi.json",
     ]

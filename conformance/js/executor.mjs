@@ -3,7 +3,7 @@
 // error, its key, the key's status and the order the library reports them in.
 //
 //   npm ci --prefix conformance/js
-//   node conformance/js/executor.mjs SCHEMA.json      # schema/campaign-create.schema.json
+//   node conformance/js/executor.mjs schema/campaign-create.rules.schema.json
 //
 // It reads one request a line on stdin and writes one answer a line on stdout. It is a proof of
 // the kit, not a second product: what JSON Schema cannot say and what JSON.parse hides are its
@@ -17,11 +17,15 @@ const VOCABULARY = [RULES, "x-rule-table", "x-key-statuses", "x-status-precedenc
 
 const [schemaPath] = process.argv.slice(2);
 if (!schemaPath) {
-  process.stderr.write("usage: node executor.mjs SCHEMA.json\n");
+  process.stderr.write("usage: node executor.mjs RULES-SCHEMA.json\n");
   process.exit(2);
 }
 const schema = JSON.parse(readFileSync(schemaPath, "utf8"));
-// As tests/ajv/verdicts.mjs reads the schema: strict, every error (each is a violation here);
+if (!Array.isArray(schema["x-rule-table"])) {
+  process.stderr.write(`${schemaPath} names no rules: give schema/campaign-create.rules.schema.json\n`);
+  process.exit(2);
+}
+// As tests/ajv/verdicts.mjs reads the plain schema: strict, every error (each is a violation here);
 // verbose, for the subschema of each error, whose annotation names its rule.
 const ajv = new Ajv2020({
   strict: true,

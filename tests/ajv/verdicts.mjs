@@ -27,8 +27,6 @@ const ajv = new Ajv2020({
   allErrors: true,
 });
 addFormats(ajv);
-// The annotations naming the rule each keyword enforces (D-schema-rules): known, not judged.
-ajv.addVocabulary(["x-rules", "x-rule-table", "x-key-statuses", "x-status-precedence"]);
 const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, "utf8")));
 
 const out = [];

@@ -13,10 +13,12 @@ Python's jsonschema and under ajv.
 Formats are the `pattern`s of `_export/patterns.py`, which every regular expression dialect
 reads alike.
 
-Each subschema whose keywords enforce rules names them (`x-rules`: keyword to rule id), and
-the root carries the rule table's ids and keys in order, the status of each key and their
-precedence (D-schema-rules): what an executor on a JSON Schema validator needs to answer as the
-library answers (conformance/js/executor.mjs).
+`rules_schema()` is the same schema annotated (D-schema-rules): each subschema whose keywords
+enforce rules names them (`x-rules`: keyword to rule id), and the root carries the rule table's
+ids and keys in order, the status of each key and their precedence: what an executor on a JSON
+Schema validator needs to answer as the library answers (conformance/js/executor.mjs).
+`json_schema()` is it without the annotations, which a strict validator (ajv by default) would
+refuse as unknown keywords.
 """
 
 from __future__ import annotations
@@ -57,7 +59,15 @@ from campaign_rules._export.patterns import DATE, HH_MM, NOT_BLANK, UUID_V4
 from campaign_rules._rules.scope import Scope
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
 
-__all__ = ["RULES_KEYWORD", "SCHEMA_DIALECT", "SCHEMA_EXCEPTIONS", "json_schema", "render_schema"]
+__all__ = [
+    "RULES_KEYWORD",
+    "SCHEMA_DIALECT",
+    "SCHEMA_EXCEPTIONS",
+    "json_schema",
+    "render_rules_schema",
+    "render_schema",
+    "rules_schema",
+]
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
@@ -119,6 +129,17 @@ def json_schema() -> dict[str, Any]:
     (which validators treat loosely); the time zone is an `enum` of the tzdata package's names.
     A new dict each call.
     """
+    plain: dict[str, Any] = _without_annotations(rules_schema())
+    return plain
+
+
+def rules_schema() -> dict[str, Any]:
+    """`json_schema()` annotated with the rule of each keyword and the table (D-schema-rules).
+
+    The keywords are draft 2020-12 annotations (`x-rules`, `x-rule-table`, `x-key-statuses`,
+    `x-status-precedence`), which a validator in strict mode must be told of. A new dict each
+    call.
+    """
     schema = {
         "$schema": SCHEMA_DIALECT,
         "title": "CampaignCreate",
@@ -144,16 +165,39 @@ def json_schema() -> dict[str, Any]:
 def _verdicts() -> dict[str, Any]:
     """The root's annotations (D-schema-rules): the rules in order, the keys' statuses."""
     keys = sorted({rule.key for rule in _TABLE}, key=list(ErrorKey).index)
-    return {
+    annotations = {
         "x-rule-table": [{"rule": rule.id, "key": rule.key.value} for rule in _TABLE],
         "x-key-statuses": {key.value: STATUS_OF_KEY[key] for key in keys},
         "x-status-precedence": list(STATUS_PRECEDENCE),
     }
+    assert set(annotations) == _ROOT_ANNOTATIONS
+    return annotations
+
+
+_ROOT_ANNOTATIONS: Final = frozenset({"x-rule-table", "x-key-statuses", "x-status-precedence"})
 
 
 def render_schema() -> str:
     """The schema as the text `campaign-rules schema` prints and `schema/` holds."""
     return json.dumps(json_schema(), indent=2, ensure_ascii=True) + "\n"
+
+
+def render_rules_schema() -> str:
+    """The annotated schema as the text `schema/campaign-create.rules.schema.json` holds."""
+    return json.dumps(rules_schema(), indent=2, ensure_ascii=True) + "\n"
+
+
+def _without_annotations(node: Any) -> Any:
+    """`node` without the annotations of D-schema-rules, at any depth."""
+    if isinstance(node, dict):
+        return {
+            name: _without_annotations(value)
+            for name, value in node.items()
+            if name != RULES_KEYWORD and name not in _ROOT_ANNOTATIONS
+        }
+    if isinstance(node, list):
+        return [_without_annotations(value) for value in node]
+    return node
 
 
 def _is_enabled() -> dict[str, Any]:
