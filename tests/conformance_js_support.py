@@ -110,7 +110,7 @@ def executor_cases(kit_cases: Path | None = None) -> Iterator[tuple[str, dict[st
     """`(case id, request)` for each case an executor is sent.
 
     From `kit_cases`, a kit's `cases.json` (`{"cases": [{"request": ...}, ...]}`), when given;
-    else the kit's own, once the package holds them (`campaign_rules._conformance`); else made
+    else the kit's own, once the package holds them (issue 39's conformance package); else made
     here from `tests/cases/` as the kit makes them, with the kit's ids (`<rule id>::<title>`).
     """
     if kit_cases is not None:
