@@ -6,8 +6,7 @@ Usage, from the repository root, in the development environment:
     .venv/bin/python scripts/regenerate.py --check   # write nothing; exit 1 naming each stale file
 
 What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
-`campaign-rules schema` and `campaign-rules openapi` print), the JSON Schema annotated with its
-rules (D-schema-rules), and every sentence of the pages,
+`campaign-rules schema` and `campaign-rules openapi` print), and every sentence of the pages,
 docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
 (`scripts/bound_texts.py` lists how each bound is said), and the table of what an auditor
 reads of each rule in `docs/testing.md` (`scripts/rule_reach.py`). So a bound or a rule is
@@ -34,7 +33,7 @@ from campaign_rules._export.openapi import render_openapi  # noqa: E402
 # Each committed export, by path, and the function that writes it.
 EXPORTS: dict[str, Callable[[], str]] = {
     "schema/campaign-create.schema.json": render_schema,
-    "schema/campaign-create.rules.schema.json": render_rules_schema,
+    "schema/campaign-create.rules.schema.json": render_rules_schema,  # D-schema-rules
     "schema/openapi.json": render_openapi,
 }
 
