@@ -93,7 +93,7 @@ function judge(value) {
   const seen = new Set();
   const found = validate.errors
     .filter((error) => error.keyword !== "if") // the condition, not a rule
-    .map((error) => found_(error, value))
+    .map((error) => violationOf(error, value))
     .filter((v) => !seen.has(`${v.rule} ${v.pointer}`) && seen.add(`${v.rule} ${v.pointer}`));
   // A value one rule refuses is that rule's (the rows' gates): a later rule does not judge it,
   // but a rule on its presence (`not`); and what a value refused whole holds is not read.
@@ -112,7 +112,7 @@ function judge(value) {
 }
 
 // One ajv error as a violation of the rule the schema names for it.
-function found_(error, value) {
+function violationOf(error, value) {
   const member = error.params.additionalProperty ?? error.params.missingProperty;
   let pointer = member === undefined ? error.instancePath : `${error.instancePath}/${escaped(member)}`;
   if (error.keyword === "uniqueItems") pointer += `/${Math.max(error.params.i, error.params.j)}`;
