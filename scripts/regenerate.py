@@ -30,12 +30,13 @@ sys.path.insert(0, str(ROOT))
 from scripts import bound_texts, kit_cases, rule_reach  # noqa: E402
 
 from campaign_rules._conformance.export import kit_schemas, schema_text  # noqa: E402
-from campaign_rules._export.json_schema import render_schema  # noqa: E402
+from campaign_rules._export.json_schema import render_rules_schema, render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
 
 # Each committed export, by path, and the function that writes it.
 EXPORTS: dict[str, Callable[[], str]] = {
     "schema/campaign-create.schema.json": render_schema,
+    "schema/campaign-create.rules.schema.json": render_rules_schema,  # D-schema-rules
     "schema/openapi.json": render_openapi,
     # The conformance kit's source cases, from tests/cases/ (D-conformance-data).
     "src/campaign_rules/_conformance/cases.json": kit_cases.render,

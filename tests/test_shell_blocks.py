@@ -94,6 +94,7 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "README.md",
         "python3 -m venv .venv && .venv/bin/pip install -e "
         "'.[test,examples,dask,progress,docs,bench]' && npm ci --prefix tests/ajv && "
+        "npm ci --prefix conformance/js && "
         ".venv/bin/python -m pytest",
     ): Elsewhere(
         "the set-up and the whole suite, this module included; .ci/run runs it, read out of "

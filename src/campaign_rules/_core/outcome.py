@@ -14,6 +14,7 @@ from campaign_rules._core.violations import Violation
 
 __all__ = [
     "STATUS_OF_KEY",
+    "STATUS_PRECEDENCE",
     "Outcome",
     "primary_violation",
     "status_body",
@@ -47,14 +48,14 @@ STATUS_OF_KEY: Final = {
 
 # D-statuses: the primary violation is the first by status precedence 400, 404, 409, 402;
 # statuses the contract does not rank come after those, lowest first.
-_STATUS_PRECEDENCE: Final = (400, 404, 409, 402)
+STATUS_PRECEDENCE: Final = (400, 404, 409, 402)
 
 
 def _rank(violation: Violation) -> tuple[int, int]:
     status = STATUS_OF_KEY[violation.key]
-    if status in _STATUS_PRECEDENCE:
-        return (_STATUS_PRECEDENCE.index(status), 0)
-    return (len(_STATUS_PRECEDENCE), status)
+    if status in STATUS_PRECEDENCE:
+        return (STATUS_PRECEDENCE.index(status), 0)
+    return (len(STATUS_PRECEDENCE), status)
 
 
 def primary_violation(violations: tuple[Violation, ...]) -> Violation | None:

@@ -12,6 +12,13 @@ Python's jsonschema and under ajv.
 
 Formats are the `pattern`s of `_export/patterns.py`, which every regular expression dialect
 reads alike.
+
+`rules_schema()` is the same schema annotated (D-schema-rules): each subschema whose keywords
+enforce rules names them (`x-rules`: keyword to rule id), and the root carries the rule table's
+ids and keys in order, the status of each key and their precedence: what an executor on a JSON
+Schema validator needs to answer as the library answers (conformance/js/executor.mjs).
+`json_schema()` is it without the annotations, which a strict validator (ajv by default) would
+refuse as unknown keywords.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from campaign_rules._campaign.shape import (
     WINDOW_MEMBERS,
     MemberTypes,
 )
-from campaign_rules._core.enums import CyclesMode, IntegrationType
+from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
     CONTACT_STATUSES,
@@ -46,12 +53,21 @@ from campaign_rules._core.limits import (
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
 )
+from campaign_rules._core.outcome import STATUS_OF_KEY, STATUS_PRECEDENCE
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.patterns import DATE, HH_MM, NOT_BLANK, UUID_V4
 from campaign_rules._rules.scope import Scope
-from campaign_rules._rules.table import CREATE_RULES
+from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
 
-__all__ = ["SCHEMA_DIALECT", "SCHEMA_EXCEPTIONS", "json_schema", "render_schema"]
+__all__ = [
+    "RULES_KEYWORD",
+    "SCHEMA_DIALECT",
+    "SCHEMA_EXCEPTIONS",
+    "json_schema",
+    "render_rules_schema",
+    "render_schema",
+    "rules_schema",
+]
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
@@ -74,6 +90,31 @@ SCHEMA_EXCEPTIONS: Final[Mapping[str, str]] = {
     ),
 }
 
+# D-schema-rules: the annotation of a subschema naming, for each of its keywords that enforces a
+# rule, that rule's id: an error of the keyword there is a violation of that rule.
+RULES_KEYWORD: Final = "x-rules"
+
+# The rules a body's bytes reach offline, in the order the library runs them.
+_TABLE: Final[tuple[Rule[Any], ...]] = (*BODY_RULES, *CREATE_RULES)
+_KEY_OF: Final[Mapping[str, ErrorKey]] = {rule.id: rule.key for rule in _TABLE}
+
+
+def _rule(rule_id: str) -> str:
+    """`rule_id`, a rule of the table: a name this module spells wrong fails at import."""
+    if rule_id not in _KEY_OF:
+        raise ValueError(f"no rule {rule_id!r} in the creation table")
+    return rule_id
+
+
+_IS_OBJECT: Final = _rule("payload.is_object")
+_KNOWN_MEMBERS: Final = _rule("payload.known_members_only")
+_REQUIRED_MEMBERS: Final = _rule("payload.required_members_present")
+_JSON_TYPES: Final = _rule("payload.members_have_json_types")
+_CHANNEL_FIELDS: Final = _rule("channel.fields_match_integration_type")
+_CYCLES_CHANNEL: Final = _rule("cycles.enabled_only_on_phone_call")
+_CYCLES_REQUIRED: Final = _rule("cycles.required_when_enabled")
+_CHANNEL_STATUSES: Final = _rule("cycles.filter_statuses_match_channel")
+
 # spec 2.1, 2.4; rule `cycles.enabled_only_on_phone_call`: the channels whose campaigns can
 # enable cycles.
 _CYCLES_CHANNELS: Final = frozenset({IntegrationType.PHONE_CALL})
@@ -88,6 +129,17 @@ def json_schema() -> dict[str, Any]:
     (which validators treat loosely); the time zone is an `enum` of the tzdata package's names.
     A new dict each call.
     """
+    plain: dict[str, Any] = _without_annotations(rules_schema())
+    return plain
+
+
+def rules_schema() -> dict[str, Any]:
+    """`json_schema()` annotated with the rule of each keyword and the table (D-schema-rules).
+
+    The keywords are draft 2020-12 annotations (`x-rules`, `x-rule-table`, `x-key-statuses`,
+    `x-status-precedence`), which a validator in strict mode must be told of. A new dict each
+    call.
+    """
     schema = {
         "$schema": SCHEMA_DIALECT,
         "title": "CampaignCreate",
@@ -97,7 +149,7 @@ def json_schema() -> dict[str, Any]:
             + "; ".join(f"{rule} ({reason})" for rule, reason in SCHEMA_EXCEPTIONS.items())
             + "."
         ),
-        **_object(CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS, _campaign_members()),
+        **_object(CAMPAIGN_MEMBERS, REQUIRED_CAMPAIGN_MEMBERS, _campaign_members(), _IS_OBJECT),
         "allOf": [_channel_rules(channel) for channel in IntegrationType],
         "$defs": {
             "schedule": _object(SCHEDULE_MEMBERS, (), dict.fromkeys(WEEKDAYS, _ref("window"))),
@@ -105,13 +157,47 @@ def json_schema() -> dict[str, Any]:
             "cycles": _cycles(),
             "enabled_cycles": _enabled_cycles(),
         },
+        **_verdicts(),
     }
     return copy.deepcopy(schema)  # no part shared with another call or within the schema
+
+
+def _verdicts() -> dict[str, Any]:
+    """The root's annotations (D-schema-rules): the rules in order, the keys' statuses."""
+    keys = sorted({rule.key for rule in _TABLE}, key=list(ErrorKey).index)
+    annotations = {
+        "x-rule-table": [{"rule": rule.id, "key": rule.key.value} for rule in _TABLE],
+        "x-key-statuses": {key.value: STATUS_OF_KEY[key] for key in keys},
+        "x-status-precedence": list(STATUS_PRECEDENCE),
+    }
+    assert set(annotations) == _ROOT_ANNOTATIONS
+    return annotations
+
+
+_ROOT_ANNOTATIONS: Final = frozenset({"x-rule-table", "x-key-statuses", "x-status-precedence"})
 
 
 def render_schema() -> str:
     """The schema as the text `campaign-rules schema` prints and `schema/` holds."""
     return json.dumps(json_schema(), indent=2, ensure_ascii=True) + "\n"
+
+
+def render_rules_schema() -> str:
+    """The annotated schema as the text `schema/campaign-create.rules.schema.json` holds."""
+    return json.dumps(rules_schema(), indent=2, ensure_ascii=True) + "\n"
+
+
+def _without_annotations(node: Any) -> Any:
+    """`node` without the annotations of D-schema-rules, at any depth."""
+    if isinstance(node, dict):
+        return {
+            name: _without_annotations(value)
+            for name, value in node.items()
+            if name != RULES_KEYWORD and name not in _ROOT_ANNOTATIONS
+        }
+    if isinstance(node, list):
+        return [_without_annotations(value) for value in node]
+    return node
 
 
 def _is_enabled() -> dict[str, Any]:
@@ -128,9 +214,17 @@ def _types(types: tuple[str, ...]) -> str | list[str]:
 
 
 def _object(
-    shape: MemberTypes, required: tuple[str, ...], constraints: Mapping[str, dict[str, Any]]
+    shape: MemberTypes,
+    required: tuple[str, ...],
+    constraints: Mapping[str, dict[str, Any]],
+    type_rule: str = _JSON_TYPES,
+    required_rule: str = _REQUIRED_MEMBERS,
 ) -> dict[str, Any]:
-    """A closed object of `shape`: each member's JSON type, then the constraints on it."""
+    """A closed object of `shape`: each member's JSON type, then the constraints on it.
+
+    `type_rule` refuses a value that is not an object (the member's own, but for the body);
+    `required_rule` an absent required member.
+    """
     unknown = set(constraints) - set(shape)
     if unknown:  # a constraint on a member the shape does not have is a bug of this module
         raise ValueError(f"constraints on members outside the shape: {sorted(unknown)}")
@@ -141,10 +235,21 @@ def _object(
         "additionalProperties": False,
         "required": list(required),
         "properties": {
-            name: {"type": _types(types), **constraints.get(name, {})}
-            for name, types in shape.items()
+            name: _member(types, constraints.get(name, {})) for name, types in shape.items()
+        },
+        RULES_KEYWORD: {
+            "type": type_rule,
+            "maxProperties": _KNOWN_MEMBERS,
+            "additionalProperties": _KNOWN_MEMBERS,
+            "required": required_rule,
         },
     }
+
+
+def _member(types: tuple[str, ...], constraints: Mapping[str, Any]) -> dict[str, Any]:
+    """A member of `types` with `constraints`; a value of another type is the type rule's."""
+    rules = {"type": _JSON_TYPES, **constraints.get(RULES_KEYWORD, {})}
+    return {"type": _types(types), **constraints, RULES_KEYWORD: rules}
 
 
 def _exported(keyword: str, argument: object) -> dict[str, Any]:
@@ -185,9 +290,13 @@ def _declared(pointer: str, cooldown: bool = False) -> dict[str, Any]:
         else:
             continue
         for keyword, argument in rule.constraint.items():
-            target.update(_exported(keyword, argument))
+            exported = _exported(keyword, argument)
+            target.update(exported)
+            target.setdefault(RULES_KEYWORD, {}).update(dict.fromkeys(exported, rule.id))
     if "items" in declared:  # the array's own keywords first, as the schema was always written
         declared["items"] = declared.pop("items")
+    if RULES_KEYWORD in declared:  # and the annotation last
+        declared[RULES_KEYWORD] = declared.pop(RULES_KEYWORD)
     return declared
 
 
@@ -213,9 +322,10 @@ def _cycles() -> dict[str, Any]:
     return {
         "type": "object",
         "maxProperties": OBJECT_MAX_MEMBERS,
-        "properties": {"enabled": {"type": _types(CYCLES_MEMBERS["enabled"])}},
+        "properties": {"enabled": _member(CYCLES_MEMBERS["enabled"], {})},
         "if": _is_enabled(),
         "then": _ref("enabled_cycles"),
+        RULES_KEYWORD: {"type": _JSON_TYPES, "maxProperties": _KNOWN_MEMBERS},
     }
 
 
@@ -228,6 +338,7 @@ def _enabled_cycles() -> dict[str, Any]:
             name: _declared(f"/cycles/{name}")
             for name in ("mode", "max_iterations", "cooldown_minutes", *FILTER_LISTS)
         },
+        required_rule=_CYCLES_REQUIRED,
     )
     # The schedule fields' types depend on the mode (spec 2.4 rule 3): `allOf` below says them.
     block["properties"].update(dict.fromkeys(SCHEDULE_ONLY_CYCLES_FIELDS, True))
@@ -236,9 +347,9 @@ def _enabled_cycles() -> dict[str, Any]:
         "required": ["mode"],
     }
     schedule_fields = {
-        "schedule": {"type": _types(CYCLES_MEMBERS["schedule"]), **_ref("schedule")},
+        "schedule": _member(CYCLES_MEMBERS["schedule"], _ref("schedule")),
         **{
-            name: {"type": _types(CYCLES_MEMBERS[name]), **_declared(f"/cycles/{name}")}
+            name: _member(CYCLES_MEMBERS[name], _declared(f"/cycles/{name}"))
             for name in SCHEDULE_ONLY_CYCLES_FIELDS
             if name != "schedule"
         },
@@ -259,7 +370,7 @@ def _enabled_cycles() -> dict[str, Any]:
             # D-cycles-required: each mode's own spacing field.
             {
                 "if": {"properties": {"mode": {"const": mode.value}}, "required": ["mode"]},
-                "then": {"required": [name]},
+                "then": {"required": [name], RULES_KEYWORD: {"required": _CYCLES_REQUIRED}},
             }
             for mode, name in REQUIRED_CYCLES_MEMBER_IN_MODE.items()
         ),
@@ -269,12 +380,13 @@ def _enabled_cycles() -> dict[str, Any]:
 
 def _channel_rules(channel: IntegrationType) -> dict[str, Any]:
     """What a campaign of `channel` may not hold (spec 4.1 rule 1, 2.4; D-contact-statuses)."""
-    statuses = {
-        "properties": {"filter_statuses": {"items": {"enum": sorted(CONTACT_STATUSES[channel])}}}
-    }
+    items = {"enum": sorted(CONTACT_STATUSES[channel]), RULES_KEYWORD: {"enum": _CHANNEL_STATUSES}}
+    statuses = {"properties": {"filter_statuses": {"items": items}}}
     cycles: dict[str, Any] = {"if": _is_enabled(), "then": statuses}
     if channel not in _CYCLES_CHANNELS:
-        cycles["properties"] = {"enabled": {"const": False}}
+        # the block is refused, at its own path, when enabled
+        cycles["not"] = _is_enabled()
+        cycles[RULES_KEYWORD] = {"not": _CYCLES_CHANNEL}
     return {
         "if": {
             "properties": {"integration_type": {"const": channel.value}},
@@ -282,7 +394,12 @@ def _channel_rules(channel: IntegrationType) -> dict[str, Any]:
         },
         "then": {
             "properties": {
-                **{name: False for name, owner in CHANNEL_OF_FIELD.items() if owner != channel},
+                # `{"not": {}}`, which is `false`, with a place for the rule it enforces
+                **{
+                    name: {"not": {}, RULES_KEYWORD: {"not": _CHANNEL_FIELDS}}
+                    for name, owner in CHANNEL_OF_FIELD.items()
+                    if owner != channel
+                },
                 "cycles": cycles,
             }
         },
