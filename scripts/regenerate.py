@@ -6,7 +6,9 @@ Usage, from the repository root, in the development environment:
     .venv/bin/python scripts/regenerate.py --check   # write nothing; exit 1 naming each stale file
 
 What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
-`campaign-rules schema` and `campaign-rules openapi` print), and every sentence of the pages,
+`campaign-rules schema` and `campaign-rules openapi` print), the stored code of the modules
+that decide a verdict, which the rule set's fingerprint reads (`_export/rule_code.json`,
+D-ruleset), and every sentence of the pages,
 docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
 (`scripts/bound_texts.py` lists how each bound is said), and the table of what an auditor
 reads of each rule in `docs/testing.md` (`scripts/rule_reach.py`). So a bound or a rule is
@@ -29,11 +31,13 @@ from scripts import bound_texts, rule_reach  # noqa: E402
 
 from campaign_rules._export.json_schema import render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
+from campaign_rules._export.rule_code import render_stored  # noqa: E402
 
 # Each committed export, by path, and the function that writes it.
 EXPORTS: dict[str, Callable[[], str]] = {
     "schema/campaign-create.schema.json": render_schema,
     "schema/openapi.json": render_openapi,
+    "src/campaign_rules/_export/rule_code.json": render_stored,
 }
 
 
