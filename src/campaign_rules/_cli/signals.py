@@ -106,11 +106,13 @@ def wait_ready(fd: int, *, write: bool = False) -> None:
     """Wait until `fd` can be read (or written, with `write`) without waiting.
 
     While `stop_on_signals` runs, a stop signal that came before or during the wait ends it
-    with its `Stopped`, whatever the C code before it did with the signal.
+    with its `Stopped`, whatever the C code before it did with the signal. A descriptor set
+    non-blocking (`OutputFile`'s FIFOs and devices) is waited for here, with or without it.
     """
-    if _wake < 0:
-        return  # no handler of this module's: the read or write that follows waits itself
-    readers, writers = ([_wake], [fd]) if write else ([fd, _wake], [])
+    wake = [_wake] if _wake >= 0 else []
+    if not wake and os.name != "posix":
+        return  # `select` waits on sockets only there: the read or write that follows waits
+    readers, writers = (wake, [fd]) if write else ([fd, *wake], [])
     while True:
         readable, writable, _ = select.select(readers, writers, [])
         if _wake not in readable:
