@@ -7,8 +7,9 @@ Usage, from the repository root, in the development environment:
 
 What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
 `campaign-rules schema` and `campaign-rules openapi` print), the conformance kit's source cases
-(`scripts/kit_cases.py`), and every sentence of the pages, docstrings, comments and example
-outputs that states a bound of `campaign_rules._core.limits`
+(`scripts/kit_cases.py`), the stored code of the modules that decide a verdict, which the rule
+set's fingerprint reads (`_export/rule_code.json`, D-ruleset), and every sentence of the pages,
+docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
 (`scripts/bound_texts.py` lists how each bound is said), and the table of what an auditor
 reads of each rule in `docs/testing.md` (`scripts/rule_reach.py`). So a bound or a rule is
 changed, then this command is run. `.ci/run` runs it with `--check`;
@@ -32,6 +33,7 @@ from scripts import bound_texts, kit_cases, rule_reach  # noqa: E402
 from campaign_rules._conformance.export import kit_schemas, schema_text  # noqa: E402
 from campaign_rules._export.json_schema import render_rules_schema, render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
+from campaign_rules._export.rule_code import render_stored  # noqa: E402
 
 # Each committed export, by path, and the function that writes it.
 EXPORTS: dict[str, Callable[[], str]] = {
@@ -45,6 +47,7 @@ EXPORTS: dict[str, Callable[[], str]] = {
         f"schema/conformance/{name}.schema.json": functools.partial(schema_text, name)
         for name in kit_schemas()
     },
+    "src/campaign_rules/_export/rule_code.json": render_stored,
 }
 
 

@@ -91,10 +91,12 @@ def has_open(pid: int, path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def started(argv: list[str], **options: object) -> Iterator[subprocess.Popen[bytes]]:
-    """`campaign-rules ARGV` in a session of its own; its whole group is killed after."""
+def started(
+    argv: list[str], command: Sequence[str] = COMMAND, **options: object
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`campaign-rules ARGV`, run by `command`, in a session of its own; its group killed after."""
     process = subprocess.Popen(
-        [*COMMAND, *argv],
+        [*command, *argv],
         stdout=options.pop("stdout", subprocess.PIPE),  # type: ignore[arg-type]
         stderr=subprocess.PIPE,
         start_new_session=True,

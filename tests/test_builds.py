@@ -26,6 +26,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -36,7 +37,7 @@ from hypothesis import strategies as st
 
 import campaign_rules
 from campaign_rules import CampaignCreate, CampaignStatus, validate_create
-from campaign_rules._export.rule_code import code_digests, deciding_modules
+from campaign_rules._export.rule_code import STORED, code_digests, deciding_modules, render_stored
 from campaign_rules.idempotency import IdempotencyRecord
 from campaign_rules.strategies import (
     create_payloads,
@@ -457,3 +458,6 @@ def test_the_build_ships_the_source_the_rule_set_fingerprint_hashes() -> None:
     digests = code_digests()
     assert set(digests) == set(deciding_modules())
     assert set(digests) & COMPILED_MODULES
+    # And the code stored for them, read from the sources it ships: a run reads no tree.
+    shipped = resources.files("campaign_rules").joinpath("_export", STORED)
+    assert shipped.read_text(encoding="utf-8") == render_stored()

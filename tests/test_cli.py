@@ -1,5 +1,6 @@
 """The command line: `campaign-rules check` and `campaign-rules rules`."""
 
+import argparse
 import codecs
 import io
 import json
@@ -13,7 +14,9 @@ import pytest
 
 from campaign_rules import Violation, validate_create_json
 from campaign_rules._cli import main
+from campaign_rules._cli.commands import _parser
 from campaign_rules._cli.exits import ExitStatus
+from campaign_rules._cli.options import whole_number
 from campaign_rules._core.limits import MESSAGE_LIMIT, RETRIES, VIOLATIONS_MAX
 from campaign_rules._export.catalogue import render_markdown
 from campaign_rules._export.links import DOCS_URL, rule_url
@@ -507,6 +510,15 @@ def test_a_response_file_with_no_json_value_says_what_to_do(
         (["check"], "the following arguments are required: FILE"),
         (["check", "--kind", "error", "x.json"], "--kind error needs --status"),
         (["check", "--status", "404", "x.json"], "--status goes with --kind error only"),
+        (
+            ["check", "--kind", "error", "--status", "\u0664\u0660\u0664", "x.json"],
+            "argument --status: must be a whole number written in the digits 0 to 9: "
+            "\u0664\u0660\u0664",
+        ),
+        (
+            ["check", "--kind", "error", "--status", "4_04", "x.json"],
+            "argument --status: must be a whole number written in the digits 0 to 9: 4_04",
+        ),
         (["audit", "--bogus", "x.jsonl"], "unrecognized arguments: --bogus"),
         (["rules", "--bogus"], "unrecognized arguments: --bogus"),
         (["schema", "x"], "unrecognized arguments: x"),
@@ -519,6 +531,25 @@ def test_a_flag_error_prints_the_usage_of_its_sub_command(capsys, argv, error):
     err = capsys.readouterr().err
     assert err.startswith(f"usage: campaign-rules {argv[0]} ")
     assert f"\ncampaign-rules {argv[0]}: error: {error}" in err
+
+
+def test_every_number_option_reads_ascii_digits_only() -> None:
+    # `type=int` would read `٣` as 3: every option of a number has the command line's reader.
+    parser, commands = _parser()
+    typed = [
+        (name, action.dest, action.type)
+        for name, command in [("", parser), *commands.choices.items()]
+        for action in command._actions
+        if action.type is not None
+    ]
+    assert not [(name, dest) for name, dest, kind in typed if kind in (int, float)]
+    assert ("check", "status", whole_number) in typed
+    for name, dest, kind in typed:
+        try:
+            read = kind("\u0663")  # ARABIC-INDIC DIGIT THREE
+        except argparse.ArgumentTypeError:
+            continue
+        assert read != 3, (name, dest)
 
 
 @pytest.mark.parametrize("command", ["check", "audit"])

@@ -250,12 +250,22 @@ def test_an_unwritable_violations_file_exits_2(store, tmp_path, capsys):
     assert "campaign-rules: cannot write" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+# `int` reads the fourth to the eighth as 3, 30, 3, 3 and 3: digits of another script, `_`
+# between digits, a sign and white space are refused, as other numbers than the user may have
+# meant; and a number of more digits than Python converts is refused, not a traceback.
+@pytest.mark.parametrize(
+    "jobs",
+    ["0", "-1", "two", "\u0663", "3_0", "+3", " 3", "\uff13", "9" * 5000],
+    ids=lambda jobs: repr(jobs) if len(jobs) < 10 else f"{len(jobs)} digits",
+)
 def test_jobs_must_be_a_positive_whole_number(jobs, store, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["audit", "--jobs", jobs, str(store[0])])
     assert exit_info.value.code == 2
-    assert "--jobs: must be a whole number of processes, 1 or more" in capsys.readouterr().err
+    assert (
+        "--jobs: must be a whole number of processes, 1 or more, written in the digits 0 to 9"
+        in capsys.readouterr().err
+    )
 
 
 def test_the_help_says_which_extra_adds_what(capsys):

@@ -11,6 +11,7 @@ name reaches a terminal escaped, on one line (D-cli-bounded-inputs).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import resource
 import signal
@@ -28,7 +29,14 @@ from campaign_rules._core.limits import BODY_MAX_BYTES
 from tests.cli_support import COMMAND, needs_proc
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SIZE_LINE = "INVALID_REQUEST the request body must be at most"
+
+
+def size_line(kind: str = "create") -> str:
+    """The head of the size rule's line: a request body, or the response kind's (issue 37)."""
+    body = "the request body" if kind == "create" else f"the {kind} body"
+    return f"INVALID_REQUEST {body} must be at most"
+
+
 # What a run may take beyond the memory of `check` on a small file: the body read, one byte past
 # the limit, and room for the allocator. Unbounded, the command grew to gigabytes.
 MEMORY_MARGIN_BYTES = 8 * BODY_MAX_BYTES
@@ -104,11 +112,13 @@ def baseline() -> int:
     return peak
 
 
-def _assert_too_large(name: str, result: tuple[int, str, str, int], baseline: int) -> None:
+def _assert_too_large(
+    name: str, result: tuple[int, str, str, int], baseline: int, kind: str = "create"
+) -> None:
     status, out, err, peak = result
     assert (status, err) == (1, ""), err
     assert out == (
-        f"{name}: {SIZE_LINE} {BODY_MAX_BYTES} bytes [body.within_size_limit]\n"
+        f"{name}: {size_line(kind)} {BODY_MAX_BYTES} bytes [body.within_size_limit]\n"
         "Found 1 violation in 1 file\n"
     )
     assert peak <= baseline + MEMORY_MARGIN_BYTES, (peak, baseline)
@@ -124,7 +134,7 @@ needs_devices = pytest.mark.skipif(
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
 def test_a_device_without_end_is_too_large_in_bounded_memory(baseline, device, kind):
     result = _measured(["check", "--kind", kind, device])
-    _assert_too_large(device, result, baseline)
+    _assert_too_large(device, result, baseline, kind)
 
 
 @needs_devices
@@ -132,7 +142,7 @@ def test_a_device_without_end_is_too_large_in_bounded_memory(baseline, device, k
 def test_standard_input_without_end_is_too_large_in_bounded_memory(baseline, kind):
     with open("/dev/zero", "rb") as zeros:
         result = _measured(["check", "--kind", kind, "-"], stdin=zeros)
-    _assert_too_large("-", result, baseline)
+    _assert_too_large("-", result, baseline, kind)
 
 
 @needs_proc
@@ -142,7 +152,7 @@ def test_a_fifo_fed_without_end_is_too_large_in_bounded_memory(tmp_path, baselin
     fifo = tmp_path / "body.fifo"
     os.mkfifo(fifo)
     result = _measured(["check", "--kind", kind, str(fifo)], feed=fifo)
-    _assert_too_large(str(fifo), result, baseline)
+    _assert_too_large(str(fifo), result, baseline, kind)
 
 
 def test_a_file_far_past_the_limit_costs_the_memory_of_the_limit(tmp_path, baseline):
@@ -162,8 +172,26 @@ def test_the_limit_is_a_body_s_last_byte(tmp_path, capsys, kind):
     assert "body.within_size_limit" not in capsys.readouterr().out
     assert main(["check", "--kind", kind, str(past_it)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith(f"{past_it}: {SIZE_LINE} ")
+    assert out.startswith(f"{past_it}: {size_line(kind)} ")
     assert out.count("\n") == 2
+
+
+def test_a_response_body_past_the_limit_is_named_for_its_kind(tmp_path, capsys):
+    # The words name the body that was given; the rule, its key and status stay the size
+    # rule's, for every kind (D-cli-bounded-inputs).
+    past_it = tmp_path / "past.json"
+    past_it.write_bytes(b"[" + b" " * (BODY_MAX_BYTES - 1) + b"]")
+    assert main(["check", "--json", "--kind", "error", "--status", "503", str(past_it)]) == 1
+    [report] = json.loads(capsys.readouterr().out)
+    message = f"the error body must be at most {BODY_MAX_BYTES} bytes"
+    assert report["status"] == 400
+    assert report["body"] == {"success": False, "error": "INVALID_REQUEST", "message": message}
+    [violation] = report["violations"]
+    assert (violation["rule"], violation["key"], violation["message"]) == (
+        "body.within_size_limit",
+        "INVALID_REQUEST",
+        message,
+    )
 
 
 # Every output option of every sub-command, from the parser itself.

@@ -9,11 +9,14 @@ too; SIGTERM goes to the command's process alone, as `kill` sends it.
 
 from __future__ import annotations
 
+import array
 import contextlib
+import fcntl
 import os
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +29,7 @@ from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules.audit import audit_chunk
 from tests.audit_support import store_lines
 from tests.cli_support import (
+    COMMAND,
     children,
     fifo_reader,
     group,
@@ -188,6 +192,63 @@ def test_a_signal_at_any_moment_of_an_audit_ends_it_and_all_its_workers(
         assert process.returncode == status
         assert process.stderr is not None
         assert process.stderr.read().decode() == f"campaign-rules: audit {meaning}\n"
+
+
+# The command line run with SIGINT and SIGTERM blocked in its main thread, and a second thread
+# that takes them: the kernel gives a signal to that thread, and a system call of the main
+# thread goes on as if none had come, as one does when the signal came just before it.
+ON_ANOTHER_THREAD = [
+    sys.executable,
+    "-c",
+    "import signal, sys, threading\n"
+    "threading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+    "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})\n"
+    "from campaign_rules._cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n",
+]
+
+
+def _sleeping(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "S"
+    return False
+
+
+def _unread(fd: int) -> int:
+    """The bytes a pipe holds, read at its reading end `fd`."""
+    held = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, held)
+    return held[0]
+
+
+@pytest.mark.parametrize("thread", ["main thread", "another thread"])
+def test_a_signal_ends_the_wait_on_a_fifo_nobody_reads(tmp_path, long_store, thread):
+    # The reader of the rows stops reading: the command fills the FIFO and waits for room. A
+    # SIGTERM then ends it, whichever thread takes the signal: the command's wait is one that
+    # the signal's wake-up ends, never a write that waits (it writes what fits, then waits).
+    store, rows_size = long_store
+    fifo = tmp_path / "rows.fifo"
+    argv = ["audit", "--jobs", "1", "--violations", str(fifo), str(store)]
+    command = ON_ANOTHER_THREAD if thread == "another thread" else COMMAND
+    with fifo_reader(fifo) as reader, started(argv, command) as process:
+        assert rows_size > fcntl.fcntl(reader, fcntl.F_GETPIPE_SZ)  # more than the FIFO holds
+        # One job audits in the command's own process: once it has written rows, it sleeps
+        # only waiting for room in the FIFO.
+        wait_until(
+            lambda: (_unread(reader) > 0 and _sleeping(process.pid)) or process.poll() is not None,
+            60,
+            "the command waits for room in the FIFO",
+        )
+        assert process.poll() is None
+        os.kill(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            where = where_they_wait(process.pid)
+            raise AssertionError(f"still running 10 s after SIGTERM:\n{where}") from None
+        assert process.returncode == 143
+        assert process.stderr is not None
+        assert process.stderr.read().decode() == "campaign-rules: audit terminated (SIGTERM)\n"
 
 
 def test_the_workers_die_with_their_parent_even_by_sigkill(tmp_path, long_store):

@@ -6,15 +6,24 @@ Both sides of each bound; the case files (`tests/cases/body.*.json`) hold more.
 
 from __future__ import annotations
 
+import ast
+import itertools
 import json
 import sys
+from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
 from campaign_rules import ErrorKey, validate_create, validate_create_json, validate_update_json
+from campaign_rules._audit import read_line
+from campaign_rules._core import json_syntax
 from campaign_rules._core.json import NotJson, decode_json
-from campaign_rules._core.json_syntax import SYNTAX_REASONS
+from campaign_rules._core.json_syntax import (
+    JSON_WHITESPACE,
+    JSON_WHITESPACE_BYTES,
+    SYNTAX_REASONS,
+)
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH, VIOLATIONS_MAX
 from tests.support import JSON_DECODERS, json_decoder, payload
 
@@ -186,6 +195,53 @@ class TestBodyIsJson:
             assert sentence[0].islower()
             assert not sentence.endswith((" at", ":", ",", " "))
             assert not any(word in sentence for word in ("Expecting", "delimiter", "sys."))
+
+
+class TestJsonWhiteSpace:
+    """JSON's four white-space characters, and no other, wherever a text is read (RFC 8259)."""
+
+    # The four, and characters that other grammars call white space (a byte order mark has a
+    # rule of its own).
+    CHARACTERS: Final = " \t\n\r\v\f\x00\x1c\x85\xa0\u2028\u3000"
+
+    @JSON_DECODERS
+    @pytest.mark.parametrize("char", CHARACTERS, ids=lambda char: f"U+{ord(char):04X}")
+    def test_a_text_and_a_line_read_json_s_white_space_only(self, decoder: str, char: str) -> None:
+        blank = char in JSON_WHITESPACE
+        repeated = f'{{{char}"a"{char}:{char}1{char},{char}"a"{char}:{char}2{char}}}'
+        with json_decoder(decoder):
+            for data in (char + TEXT + char, (char + TEXT + char).encode()):
+                assert rules(validate_create_json(data)) == ([] if blank else ["body.is_json"])
+            # The walk that places a repeated name steps over white space, and only over it.
+            expected = "body.member_names_unique" if blank else "body.is_json"
+            assert rules(validate_create_json(repeated))[0] == expected
+            # The audit skips a line of white space, and reads any other.
+            assert (read_line(char * 3) is None) is blank
+            assert (read_line((char * 3).encode()) is None) is blank
+
+    def test_the_bytes_are_the_text_s(self) -> None:
+        assert JSON_WHITESPACE_BYTES == JSON_WHITESPACE.encode() == b" \t\n\r"
+
+    def test_no_other_module_spells_it(self) -> None:
+        # The one spelling is `_core.json_syntax`'s: a constant of the four characters, in any
+        # order, or of their escapes in a regular expression, anywhere else is a second one.
+        spellings = {
+            "".join(order)
+            for four in ((" ", "\t", "\n", "\r"), (" ", "\\t", "\\n", "\\r"))
+            for order in itertools.permutations(four)
+        }
+        package = Path(json_syntax.__file__).resolve().parent.parent
+        found = []
+        for path in sorted(package.rglob("*.py")):
+            if path.name == "json_syntax.py" and path.parent.name == "_core":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+                    value = node.value
+                    text = value.decode("latin-1") if isinstance(value, bytes) else value
+                    if any(spelling in text for spelling in spellings):
+                        found.append(f"{path.relative_to(package)}:{node.lineno}")
+        assert found == []
 
 
 class TestDepthWithinLimit:

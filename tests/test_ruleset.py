@@ -27,9 +27,13 @@ from campaign_rules._core.limits import RETRIES, Bounds
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.rule_code import (
     SHOWING_MODULES,
+    STORED,
     code_digests,
     deciding_modules,
     normal_form,
+    read_code,
+    render_stored,
+    stored_code,
 )
 from campaign_rules._export.ruleset import bounds, fingerprint
 from campaign_rules._rules import table
@@ -309,6 +313,58 @@ def fake_tzdata(root: Path, names: list[str], version: str) -> Path:
     (package / "__init__.py").write_text(f"IANA_VERSION = {version!r}\n", encoding="utf-8")
     (package / "zones").write_text("".join(f"{name}\n" for name in names), encoding="utf-8")
     return root / "tz"
+
+
+def test_the_stored_code_is_what_the_sources_give_now() -> None:
+    # A stale stored file fails here (and in `scripts/regenerate.py --check`).
+    assert (SOURCE / "_export" / STORED).read_text(encoding="utf-8") == render_stored()
+    stored = stored_code()
+    assert sorted(stored) == list(deciding_modules())
+    assert {module: code.digest for module, code in stored.items()} == code_digests()
+    fields = read_code((SOURCE / "_rules" / "fields.py").read_bytes())
+    assert stored["campaign_rules._rules.fields"] == fields
+    assert "campaign_rules._campaign.document:Document" in fields.imports
+
+
+def stored_file(root: Path) -> Path:
+    return root / "src" / "campaign_rules" / "_export" / STORED
+
+
+def restore(root: Path, module: str, field: str, value: object) -> None:
+    """Write `value` as the stored `field` of `module` in the package copied under `root`."""
+    path = stored_file(root)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data[module][field] = value
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_run_reads_the_stored_digest_of_a_module_whose_source_is_the_stored_one(
+    scratch: Path,
+) -> None:
+    # Stored for this very source, the digest is not computed again: a wrong one shows.
+    restore(scratch, "campaign_rules._rules.fields", "digest", "0" * 64)
+    assert scratch_fingerprint(scratch) == fingerprint(
+        TABLE, BOUNDS, code_digests() | {"campaign_rules._rules.fields": "0" * 64}
+    )
+
+
+def test_a_module_whose_source_is_not_the_stored_one_is_read_from_its_source(
+    scratch: Path,
+) -> None:
+    # Another source hash (an edited or patched module): its stored digest and imports are not
+    # read, so the wrong ones stored here change nothing.
+    module = "campaign_rules._rules.fields"
+    restore(scratch, module, "source", "0" * 64)
+    restore(scratch, module, "digest", "0" * 64)
+    restore(scratch, module, "imports", [])
+    assert scratch_fingerprint(scratch) == fingerprint()
+    edit(scratch, "_rules/fields.py", CHANNEL_CHECK, CHANNEL_CHECK.replace(" in ", " not in "))
+    assert scratch_fingerprint(scratch) != fingerprint()
+
+
+def test_without_the_stored_file_every_module_is_read_from_its_source(scratch: Path) -> None:
+    stored_file(scratch).unlink()
+    assert scratch_fingerprint(scratch) == fingerprint()
 
 
 def test_a_changed_zone_list_changes_it_and_a_release_with_the_same_list_keeps_it(

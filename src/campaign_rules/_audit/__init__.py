@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final, cast
 
+from campaign_rules._core.json_syntax import JSON_WHITESPACE, JSON_WHITESPACE_BYTES
 from campaign_rules._core.limits import LINE_MAX_BYTES, VIOLATIONS_MAX
 from campaign_rules._core.strict_json import NOT_ACCEPTED, accepted_value, read_body
 from campaign_rules._core.violations import Violation
@@ -26,11 +27,9 @@ __all__ = ["FIRST_RECORDS_KEPT", "Tally", "Verdict", "line_body", "read_line", "
 # How many record numbers a summary keeps per rule, and of unreadable lines (D-audit-summary).
 FIRST_RECORDS_KEPT: Final = 5
 
-# A line is blank when it holds nothing but JSON white space (RFC 8259 section 2).
-_JSON_WHITESPACE: Final = " \t\r\n"
-_JSON_WHITESPACE_BYTES: Final = b" \t\r\n"
-# The byte values of JSON white space: a line that starts with none of them is not blank.
-_JSON_WHITESPACE_BYTE_VALUES: Final = frozenset(_JSON_WHITESPACE_BYTES)
+# A line is blank when it holds nothing but JSON white space. Its byte values: a line that
+# starts with none of them is not blank.
+_JSON_WHITESPACE_BYTE_VALUES: Final = frozenset(JSON_WHITESPACE_BYTES)
 _LINE_BREAK: Final = ord("\n")
 
 # What reading a line gives: `None` for a blank line, the violations of its record (none for a
@@ -50,7 +49,7 @@ def read_line(line: object) -> Verdict:
     if type(line) is bytes:
         # Most lines start with "{": only a line that starts with white space may be blank.
         if (not line or line[0] in _JSON_WHITESPACE_BYTE_VALUES) and not line.strip(
-            _JSON_WHITESPACE_BYTES
+            JSON_WHITESPACE_BYTES
         ):
             return None
         # A line of the longest body and its line break is no longer than that body.
@@ -61,7 +60,7 @@ def read_line(line: object) -> Verdict:
             return create_violations(value)
         reading = read_body(body)
     elif type(line) is str:
-        if not line.strip(_JSON_WHITESPACE):
+        if not line.strip(JSON_WHITESPACE):
             return None
         reading = read_body(line_body(line) if len(line) * 4 > LINE_MAX_BYTES else line)
     else:  # a subclass, a `bytearray` or a `memoryview` as its value; anything else no text

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO, Final, Protocol, cast
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import STDIN, interruptible, standard_input
-from campaign_rules._cli.options import add_docs_url, add_inputs, add_output
+from campaign_rules._cli.options import add_docs_url, add_inputs, add_output, ascii_integer
 from campaign_rules._cli.outputs import OutputFile, output_file
 from campaign_rules._cli.pool import WorkerDied, Workers, workers
 from campaign_rules._cli.wording import cannot_read, counted, printable
@@ -112,13 +112,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _jobs(text: str) -> int:
-    try:
-        jobs = int(text)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
+    jobs = ascii_integer(text)
+    if jobs is None or jobs < 1:
         raise argparse.ArgumentTypeError(
-            f"must be a whole number of processes, 1 or more: {printable(text)}"
+            f"must be a whole number of processes, 1 or more, written in the digits 0 to 9: "
+            f"{printable(text)}"
         )
     return jobs
 

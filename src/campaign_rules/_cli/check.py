@@ -25,9 +25,10 @@ from campaign_rules import validate_create_json
 from campaign_rules._cli.colour import BOLD, DIM, GREEN, RED, Paint, paint_for
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import read_at_most
-from campaign_rules._cli.options import add_docs_url, add_inputs
+from campaign_rules._cli.options import add_docs_url, add_inputs, whole_number
 from campaign_rules._cli.wording import cannot_read, counted, printable, reason
 from campaign_rules._core.json import NotJson, decode_json
+from campaign_rules._core.json_syntax import JSON_WHITESPACE_BYTES
 from campaign_rules._core.limits import BODY_MAX_BYTES, VIOLATIONS_MAX
 from campaign_rules._core.outcome import Outcome
 from campaign_rules._core.pointers import output_pointer
@@ -53,9 +54,8 @@ _RESPONSE_READERS: Final[dict[str, Callable[[object, int | None], Outcome[Any]]]
 }
 # A creation request (the default) is read from its bytes, as a server reads it.
 _CREATE: Final = "create"
-
-# The white space of JSON (RFC 8259 section 2): a file of nothing else holds no value.
-_JSON_WHITESPACE: Final = b" \t\r\n"
+# How the body rules name the body they judge, which is a request's.
+_REQUEST_BODY: Final = "the request body"
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -85,7 +85,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     check.add_argument(
         "--status",
-        type=int,
+        type=whole_number,
         help="with --kind error: the HTTP status the error body came with",
     )
     check.add_argument(
@@ -141,15 +141,34 @@ def _check_file(path: str, *, kind: str, status: int | None) -> Outcome[Any] | s
         data = read_at_most(path, BODY_MAX_BYTES)
     except OSError as error:
         return reason(error)
-    if kind == _CREATE or len(data) > BODY_MAX_BYTES:
+    if kind == _CREATE:
+        return validate_create_json(data)
+    if len(data) > BODY_MAX_BYTES:
         # A body past the limit, of any kind, is answered by the size rule, unread
         # (D-cli-bounded-inputs): only its length was taken, one byte past the limit.
-        return validate_create_json(data)
+        return _named_for(kind, validate_create_json(data))
     try:
         body = _decoded(data)
     except _CannotRead as error:
         return str(error)
     return _RESPONSE_READERS[kind](body, status)
+
+
+def _named_for(kind: str, result: Outcome[Any]) -> Outcome[Any]:
+    """The size rule's answer to a response body of `kind`, naming that body, not a request's.
+
+    The rule, key and status stay the rule's (D-cli-bounded-inputs): only the words change.
+    """
+    return attrs.evolve(
+        result,
+        violations=tuple(
+            attrs.evolve(
+                violation,
+                message=violation.message.replace(_REQUEST_BODY, f"the {kind} body", 1),
+            )
+            for violation in result.violations
+        ),
+    )
 
 
 class _CannotRead(Exception):
@@ -166,7 +185,7 @@ def _decoded(data: bytes) -> object:
             "the file starts with a UTF-8 byte order mark; save it as UTF-8 without one "
             "(JSON text has none, RFC 8259 section 8.1)"
         )
-    if not data.strip(_JSON_WHITESPACE):
+    if not data.strip(JSON_WHITESPACE_BYTES):  # a file of nothing else holds no value
         what = "the file is empty" if not data else "the file holds only white space"
         raise _CannotRead(f"{what}; it should hold one JSON value")
     try:

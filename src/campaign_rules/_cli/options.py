@@ -16,13 +16,45 @@ from campaign_rules._cli.inputs import STDIN
 from campaign_rules._cli.wording import printable
 from campaign_rules._export.links import DOCS_URL
 
-__all__ = ["add_docs_url", "add_inputs", "add_output", "refuse_outputs_that_are_inputs"]
+__all__ = [
+    "add_docs_url",
+    "add_inputs",
+    "add_output",
+    "ascii_integer",
+    "refuse_outputs_that_are_inputs",
+    "whole_number",
+]
 
 # Where a sub-command's parser records, among its defaults, which of its arguments name the
 # files it reads (one positional argument) and which the files it writes (each option's flag
 # and destination). Names no option can have: they start with an underscore.
 _INPUTS: Final = "_inputs"
 _OUTPUTS: Final = "_outputs"
+
+
+def ascii_integer(text: str) -> int | None:
+    """`text` as a whole number written in the digits `0` to `9` alone; `None` for anything else.
+
+    The one reading of a number on the command line: `int` also takes a sign, `_` between
+    digits, white space around and the digits of every script (`int("٣")` is 3), none of which
+    a user types for a count or a status, and which would be read as another number than meant.
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python converts
+        return None
+
+
+def whole_number(text: str) -> int:
+    """An option's `type` for a whole number: `ascii_integer`, or the usage's error, exit 2."""
+    number = ascii_integer(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number written in the digits 0 to 9: {printable(text)}"
+        )
+    return number
 
 
 def add_docs_url(command: argparse.ArgumentParser, what: str) -> None:

@@ -51,8 +51,6 @@ class OutputFile:
     def __init__(self, path: str, fd: int, temporary: str | None, target: str) -> None:
         self.path = path
         self._fd = fd
-        # A FIFO or a device may keep a write waiting: a signal must end that wait.
-        self._may_wait = temporary is None
         self._temporary = temporary
         self._target = target
         self._done = False
@@ -62,9 +60,10 @@ class OutputFile:
         data = memoryview(text.encode("utf-8", errors="backslashreplace"))
         try:
             while data:
-                if self._may_wait:
+                try:
+                    data = data[os.write(self._fd, data) :]
+                except BlockingIOError:  # a FIFO or a device that takes nothing now
                     wait_ready(self._fd, write=True)
-                data = data[os.write(self._fd, data) :]
         except OSError as error:
             raise CannotWrite(self.path, _reason(error)) from None
 
@@ -143,6 +142,12 @@ def _in_place(path: str, target: str, status: os.stat_result) -> OutputFile:
         fd = os.open(target, flags)
     except OSError as error:
         raise CannotWrite(path, _reason(error)) from None
+    if os.name == "posix":
+        # A FIFO or a device may keep a write waiting, and a signal that came just before the
+        # write would not end that wait: the write takes what fits and never waits, and the
+        # wait is `wait_ready`'s, which a signal ends whenever it came. The descriptor is this
+        # command's own (opened here), so no other process sees the change.
+        os.set_blocking(fd, False)
     return OutputFile(path, fd, None, target)
 
 

@@ -107,17 +107,15 @@ def wait_ready(fd: int, *, write: bool = False, timeout: float | None = None) ->
     """Wait until `fd` can be read (or written, with `write`) without waiting; `True` then.
 
     While `stop_on_signals` runs, a stop signal that came before or during the wait ends it
-    with its `Stopped`, whatever the C code before it did with the signal. With `timeout`
-    (seconds), `False` when that time passed first.
+    with its `Stopped`, whatever the C code before it did with the signal. A descriptor set
+    non-blocking (`OutputFile`'s FIFOs and devices) is waited for here, with or without it.
+    With `timeout` (seconds), `False` when that time passed first.
     """
     deadline = None if timeout is None else time.monotonic() + timeout
-    if _wake < 0:
-        if deadline is None:
-            return True  # no handler of this module's: the read or write that follows waits
-        readers, writers = ([], [fd]) if write else ([fd], [])
-        readable, writable, _ = select.select(readers, writers, [], timeout)
-        return bool(readable or writable)
-    readers, writers = ([_wake], [fd]) if write else ([fd, _wake], [])
+    wake = [_wake] if _wake >= 0 else []
+    if not wake and os.name != "posix":
+        return True  # `select` waits on sockets only there: the read or write that follows waits
+    readers, writers = (wake, [fd]) if write else ([fd, *wake], [])
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         readable, writable, _ = select.select(readers, writers, [], left)

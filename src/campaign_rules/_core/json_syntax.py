@@ -14,7 +14,18 @@ from __future__ import annotations
 import sys
 from typing import Final
 
-__all__ = ["SYNTAX_REASONS", "TOO_DEEP", "long_integer_reason", "syntax_reason"]
+__all__ = [
+    "JSON_WHITESPACE",
+    "JSON_WHITESPACE_BYTES",
+    "SYNTAX_REASONS",
+    "TOO_DEEP",
+    "long_integer_reason",
+    "syntax_reason",
+]
+
+# JSON's white space (RFC 8259 section 2), the one spelling of it: as text, and as bytes.
+JSON_WHITESPACE: Final = " \t\n\r"
+JSON_WHITESPACE_BYTES: Final = JSON_WHITESPACE.encode("ascii")
 
 # Each kind of syntax error, and its sentence.
 SYNTAX_REASONS: Final[dict[str, str]] = {
@@ -49,8 +60,6 @@ def long_integer_reason() -> str:
     return f"an integer has more than {digits:,} digits, more than a double holds"
 
 
-# JSON's white space (RFC 8259 section 2).
-_WHITESPACE: Final = " \t\n\r"
 # The kind of each message of `json` (CPython 3.11 to 3.14), by its first words: what it
 # expected, and what it found instead.
 _MESSAGE_KINDS: Final = (
@@ -84,9 +93,9 @@ def _kind(text: str, message: str, offset: int) -> str:
             break
     if kind not in _EXPECTING and kind != "trailing data":
         return kind
-    if kind == "missing value" and not text.strip(_WHITESPACE):
+    if kind == "missing value" and not text.strip(JSON_WHITESPACE):
         return "empty" if not text else "blank"
-    rest = text[offset:].lstrip(_WHITESPACE)
+    rest = text[offset:].lstrip(JSON_WHITESPACE)
     found = rest[:1]
     # `json` reads the longest number it can, then stops at what follows: `1.`, `1e5x`, `01`.
     if (offset > 0 and text[offset - 1] in _DIGITS and found in _NUMBER_PARTS) or (
@@ -101,7 +110,7 @@ def _kind(text: str, message: str, offset: int) -> str:
     if (
         kind in ("missing value", "missing name")
         and found in ("]", "}")
-        and text[:offset].rstrip(_WHITESPACE).endswith(",")
+        and text[:offset].rstrip(JSON_WHITESPACE).endswith(",")
     ):
         return "trailing comma"
     return kind

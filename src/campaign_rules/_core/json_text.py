@@ -18,6 +18,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # not in type
 from typing import Final
 
 from campaign_rules._core.json import item_path, member_path
+from campaign_rules._core.json_syntax import JSON_WHITESPACE
 from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.pointers import escaped_token
 from campaign_rules._core.unicode import SURROGATE_CHARACTER
@@ -33,7 +34,7 @@ __all__ = [
     "scan_text",
 ]
 
-_WHITESPACE: Final = re.compile(r"[ \t\n\r]*")
+_WHITESPACE: Final = re.compile(rf"[{re.escape(JSON_WHITESPACE)}]*")
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _LITERALS: Final = ("true", "false", "null")
 # What Python's `json` reads as numbers and JSON has not.
@@ -47,7 +48,7 @@ _CONSTANTS: Final = ("-Infinity", "Infinity", "NaN")
 # most 99; a literal; and one level of containers of those, an object's names such strings too,
 # checked apart for repeats (`_before_repeat`). The repetitions are possessive:
 # Python's `re` then keeps no state to go back to for each one, five times faster.
-_WS = r"[ \t\n\r]*+"
+_WS = rf"[{re.escape(JSON_WHITESPACE)}]*+"
 _CHARACTER = r'[^"\\\x00-\x1f\ud800-\udfff]'
 _ESCAPE = (
     r'\\(?:["\\/bfnrt]|u(?:(?![dD][89a-fA-F])[0-9a-fA-F]{4}'
@@ -66,7 +67,6 @@ _FLAT = (
     rf"|\{{{_WS}(?:{_STRING}{_WS}:{_WS}{_SCALAR}{_WS}(?:,{_WS}{_STRING}{_WS}:{_WS}{_SCALAR}{_WS})*+)?\}})"
 )
 _SHALLOW = rf"(?:{_SCALAR}|{_FLAT})"
-_BLANKS: Final = " \t\n\r"
 
 
 class _Runs:
@@ -289,7 +289,7 @@ def scan_text(
                 stack.append(frame)
                 top = frame
                 pos += 1
-                if pos < end and text[pos] in _BLANKS:
+                if pos < end and text[pos] in JSON_WHITESPACE:
                     pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
                 room = len(stack) < max_depth
                 if pos < end and text[pos] == ("}" if frame.is_object else "]"):
@@ -328,7 +328,7 @@ def scan_text(
                 pos += len(word)
         # After a value: a comma, or the end of its container, or of the text.
         while True:
-            if pos < end and text[pos] in _BLANKS:
+            if pos < end and text[pos] in JSON_WHITESPACE:
                 pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
             if top is None:
                 found.complete = pos == end and len(problems) <= most
@@ -337,7 +337,7 @@ def scan_text(
             char = text[pos] if pos < end else ""
             if char == ",":
                 pos += 1
-                if pos < end and text[pos] in _BLANKS:
+                if pos < end and text[pos] in JSON_WHITESPACE:
                     pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
                 room = len(stack) < max_depth
                 if top.is_object:

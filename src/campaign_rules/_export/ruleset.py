@@ -15,6 +15,7 @@ order in which the limits are written.
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -70,7 +71,13 @@ def fingerprint(
 
 def ruleset(version: str) -> Ruleset:
     """The identity of this library's rule set, at the package's `version`."""
-    return Ruleset(version=version, fingerprint=fingerprint())
+    return Ruleset(version=version, fingerprint=_own_fingerprint())
+
+
+@functools.cache
+def _own_fingerprint() -> str:
+    # Once a process: the rules, the bounds, the code and the zone names do not change in one.
+    return fingerprint()
 
 
 def _canonical(value: object) -> object:
