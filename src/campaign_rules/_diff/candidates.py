@@ -18,7 +18,15 @@ import attrs
 
 from campaign_rules._core.limits import BODY_MAX_BYTES
 
-__all__ = ["Candidate", "base_bodies", "bound_values", "candidates", "examples_of", "replayed"]
+__all__ = [
+    "Candidate",
+    "base_bodies",
+    "bound_values",
+    "candidates",
+    "examples_of",
+    "replayed",
+    "text_body",
+]
 
 # How many bodies each Hypothesis strategy gives.
 HYPOTHESIS_DRAWS = 25
@@ -106,8 +114,21 @@ def _create(body: object, directory: object = None) -> dict[str, object]:
     return {"kind": "create", "body": _text(body), "directory": directory}
 
 
-def _text(body: object) -> dict[str, object]:
-    return {"text": json.dumps(body, ensure_ascii=False)}
+def text_body(value: object) -> dict[str, object]:
+    r"""A JSON value as the protocol's body: its text, with a lone surrogate written escaped.
+
+    The protocol's `text` is UTF-8 text, which holds no lone surrogate: one is written `\uDXXX`,
+    a JSON text that means the same value.
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value)
+    return {"text": text}
+
+
+_text = text_body
 
 
 # Bounds ---------------------------------------------------------------------------------------

@@ -6,9 +6,7 @@ twice tries the same bodies and says the same thing.
 
 from __future__ import annotations
 
-import json
-
-from campaign_rules._diff.candidates import HYPOTHESIS_DRAWS, Candidate
+from campaign_rules._diff.candidates import HYPOTHESIS_DRAWS, Candidate, text_body
 
 __all__ = ["drawn_bodies"]
 
@@ -50,5 +48,4 @@ def drawn_bodies(count: int = HYPOTHESIS_DRAWS) -> list[Candidate]:
 
 
 def _candidate(origin: str, body: object) -> Candidate:
-    text = json.dumps(body, ensure_ascii=False, allow_nan=False)
-    return Candidate(origin, None, {"kind": "create", "body": {"text": text}, "directory": None})
+    return Candidate(origin, None, {"kind": "create", "body": text_body(body), "directory": None})

@@ -184,6 +184,7 @@ def _chosen(found: list[tuple[str, Judged]]) -> Judged:
         key=lambda pair: (
             not pair.breaking,
             pair.candidate.member is None,
+            pair.reach != "create",
             len(str(pair.candidate.request.get("body"))),
         ),
     )
