@@ -28,7 +28,7 @@ def serve() -> int:
             }
         else:
             told = answer(request)
-        sys.stdout.write(json.dumps(told, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(told) + "\n")  # ASCII: a lone surrogate escaped
         sys.stdout.flush()
     return 0
 

@@ -153,18 +153,28 @@ def test_an_old_that_is_not_a_campaign_rules_cannot_be_compared(tmp_path: Path) 
     assert len(done.stderr.splitlines()) == 1
 
 
-def test_replayed_lines_are_judged_and_an_unreadable_file_cannot_be(
+def test_replayed_lines_and_kit_cases_are_judged_and_unreadable_ones_cannot_be(
     same: Path, same_report: dict[str, Any], tmp_path: Path
 ) -> None:
     replay = tmp_path / "traffic.jsonl"
     lines = [f'{{"name": "replayed {index}"}}' for index in range(3)] + ["not json", ""]
     replay.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    plain = same_report
-    replayed = json.loads(diff(str(same), "--format", "json", "--replay", str(replay)).stdout)
-    assert replayed["bodies"] == plain["bodies"] + 4
-    assert replayed["changes"] == []
-    done = diff(str(same), "--replay", str(tmp_path / "absent.jsonl"))
-    assert (done.returncode, done.stdout, len(done.stderr.splitlines())) == (2, "", 1)
+    kit = tmp_path / "kit"
+    (kit / "cases").mkdir(parents=True)
+    listed = [{"path": "cases/create.jsonl", "kind": "create"}, {"path": "cases/http.jsonl"}]
+    (kit / "manifest.json").write_text(json.dumps({"files": listed}), encoding="utf-8")
+    request = {"id": "a kit case", "kind": "create", "body": {"text": "{}"}, "directory": None}
+    case = {"id": "a kit case", "request": request, "answer": {"violations": []}}
+    (kit / "cases" / "create.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
+    arguments = ["--format", "json", "--replay", str(replay), "--kit", str(kit)]
+    done = diff(str(same), *arguments)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["bodies"] == same_report["bodies"] + 4 + 1
+    assert report["changes"] == []
+    for option in ("--replay", "--kit"):
+        done = diff(str(same), option, str(tmp_path / "absent"))
+        assert (done.returncode, done.stdout, len(done.stderr.splitlines())) == (2, "", 1)
 
 
 def test_rows_compare_only_the_members_both_versions_give() -> None:
