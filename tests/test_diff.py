@@ -17,6 +17,8 @@ import jsonschema
 import pytest
 
 from campaign_rules import validate_create_json
+from campaign_rules._diff.candidates import Candidate, base_bodies
+from campaign_rules._diff.narrowing import one_member_versions
 from campaign_rules._diff.sides import Environment
 from campaign_rules._diff.structure import environment_change, row_changes
 from tests.diff_support import SOURCE, changed_copy, version_command
@@ -197,3 +199,22 @@ def test_the_environment_names_the_zones_each_side_lacks() -> None:
     )
     assert change.changed
     assert not environment_change(Environment(None, None), new).known
+
+
+def test_a_body_many_members_away_is_narrowed_to_bodies_one_member_away() -> None:
+    body = {"name": "x", "agent_id": "not a uuid", "retries": 6, "integration_type": "fax"}
+    request = {"kind": "create", "body": {"text": json.dumps(body)}, "directory": None}
+    versions = one_member_versions(Candidate("replay line 1", None, request))
+    assert versions
+    examples = base_bodies().values()
+    for version in versions:
+        changed = json.loads(str(version.request["body"]["text"]))  # type: ignore[index]
+        member = str(version.member)[1:]
+        # Some example differs from it in that one member only.
+        assert any(
+            {key: item for key, item in changed.items() if key != member}
+            == {key: item for key, item in example.items() if key != member}
+            and changed.get(member, "absent") != example.get(member, "absent")
+            for example in examples
+        )
+    assert {"/retries", "/agent_id", "/integration_type"} <= {v.member for v in versions}

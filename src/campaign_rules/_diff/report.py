@@ -43,7 +43,7 @@ def document(
     for rule in order:
         finding = found.get(rule)
         listed = by_rule.get(rule, [])
-        if not listed and finding is not None and finding.witness is not None:
+        if not listed and finding is not None and finding.verdict not in {"equivalent", "unprobed"}:
             listed = [RowChange(rule, "behaviour", None, None)]
         for change in listed:
             changes.append(_change(change, finding))
