@@ -22,7 +22,7 @@ def serve() -> int:
             told: dict[str, object] = {
                 "id": request.get("id"),
                 "protocol": 1,
-                "executor": described.executor,
+                "executor": described.executor.replace("in-process", "test executor"),
                 "ruleset": {"version": described.version, "fingerprint": described.fingerprint},
                 "kinds": list(described.kinds),
             }
