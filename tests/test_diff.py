@@ -26,6 +26,7 @@ from tests.diff_support import SOURCE, changed_copy, version_command
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "schema" / "diff.schema.json").read_text(encoding="utf-8"))
 RETRIES = ("_core/limits.py", "RETRIES: Final = Bounds(0, 5)")
+EXAMPLE = base_bodies()["phone_call"]
 
 
 def diff(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -218,3 +219,18 @@ def test_a_body_many_members_away_is_narrowed_to_bodies_one_member_away() -> Non
             for example in examples
         )
     assert {"/retries", "/agent_id", "/integration_type"} <= {v.member for v in versions}
+
+
+def test_a_zone_only_one_side_has_is_the_environment_not_a_rule_change(tmp_path: Path) -> None:
+    # OLD's zone list lacks Europe/Kyiv: its schema says so, beside its verdicts.
+    line = 'return frozenset(listing.decode("utf-8").split())'
+    source = changed_copy(tmp_path, "_core/timezones.py", line, f'{line} - {{"Europe/Kyiv"}}')
+    done = diff(str(version_command(tmp_path, source)), "--format", "json", "--fail-on", "any")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["changes"] == []
+    environment = report["environment"]
+    assert (environment["zones_added"], environment["zones_removed"]) == (["Europe/Kyiv"], [])
+    assert environment["breaking"] is False
+    assert validate_create_json(json.dumps(EXAMPLE | {"timezone": "Europe/Kyiv"})).ok

@@ -26,6 +26,7 @@ __all__ = [
     "examples_of",
     "replayed",
     "text_body",
+    "value_at",
 ]
 
 # How many bodies each Hypothesis strategy gives.
@@ -129,6 +130,26 @@ def text_body(value: object) -> dict[str, object]:
 
 
 _text = text_body
+
+
+def value_at(body: object, member: str) -> tuple[bool, object]:
+    """Whether a request's body (`{"text"}`) holds `member`, and its value there."""
+    text = body.get("text") if isinstance(body, Mapping) else None
+    if not isinstance(text, str):
+        return False, None
+    try:
+        value: object = json.loads(text)
+    except ValueError:
+        return False, None
+    for part in member.split("/")[1:]:
+        name = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict) and name in value:
+            value = value[name]
+        elif isinstance(value, list) and name.isdigit() and int(name) < len(value):
+            value = value[int(name)]
+        else:
+            return False, None
+    return True, value
 
 
 # Bounds ---------------------------------------------------------------------------------------
