@@ -234,3 +234,22 @@ def test_a_zone_only_one_side_has_is_the_environment_not_a_rule_change(tmp_path:
     assert (environment["zones_added"], environment["zones_removed"]) == (["Europe/Kyiv"], [])
     assert environment["breaking"] is False
     assert validate_create_json(json.dumps(EXAMPLE | {"timezone": "Europe/Kyiv"})).ok
+
+
+def test_a_key_changed_on_refused_bodies_is_breaking(tmp_path: Path) -> None:
+    row = '_row("retries.within_bounds", _400,'
+    changed = row.replace("_400", "ErrorKey.INVALID_STATUS")
+    source = changed_copy(tmp_path, "_rules/table.py", row, changed)
+    done = diff(str(version_command(tmp_path, source)), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    [change] = report["changes"]
+    assert (change["rule"], change["change"]) == ("retries.within_bounds", "key")
+    assert (change["old"], change["new"]) == ("INVALID_STATUS", "INVALID_REQUEST")
+    assert (change["verdict"], change["breaking"]) == ("incomparable", True)
+    witness = change["witness"]
+    assert [item["key"] for item in witness["old"]["violations"]] == ["INVALID_STATUS"]
+    assert [item["key"] for item in witness["new"]["violations"]] == ["INVALID_REQUEST"]
+    assert [item.key for item in validate_create_json(witness["body"]).violations] == [
+        "INVALID_REQUEST"
+    ]
