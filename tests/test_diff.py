@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,10 +18,12 @@ import jsonschema
 import pytest
 
 from campaign_rules import validate_create_json
+from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus
 from campaign_rules._diff.candidates import Candidate, base_bodies
 from campaign_rules._diff.narrowing import one_member_versions
 from campaign_rules._diff.sides import Environment
 from campaign_rules._diff.structure import environment_change, row_changes
+from tests.cli_support import children, group, needs_proc, wait_until
 from tests.diff_support import SOURCE, changed_copy, version_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -253,3 +256,41 @@ def test_a_key_changed_on_refused_bodies_is_breaking(tmp_path: Path) -> None:
     assert [item.key for item in validate_create_json(witness["body"]).violations] == [
         "INVALID_REQUEST"
     ]
+
+
+@needs_proc
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_the_diff_and_the_old_versions_processes(
+    same: Path, number: signal.Signals
+) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "campaign_rules", "diff", str(same)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(SOURCE)},
+    )
+    try:
+
+        def serving() -> bool:
+            return any(b"serve" in _command_line(child) for child in children(process.pid))
+
+        wait_until(serving, 60, "OLD's executor")
+        process.send_signal(number)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 128 + number, err
+        assert err.decode().splitlines() == [
+            f"campaign-rules: diff {SIGNAL_MEANINGS[ExitStatus(128 + number)]}"
+        ]
+        wait_until(lambda: not group(process.pid), 10, "OLD's processes end")
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
