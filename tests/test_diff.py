@@ -19,8 +19,14 @@ import pytest
 
 from campaign_rules import validate_create_json
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus
-from campaign_rules._diff.candidates import Candidate, base_bodies
+from campaign_rules._diff.candidates import (
+    REPLAY_LINE_MAX_BYTES,
+    REPLAY_MAX_LINES,
+    Candidate,
+    base_bodies,
+)
 from campaign_rules._diff.narrowing import one_member_versions
+from campaign_rules._diff.replay import read_replay
 from campaign_rules._diff.sides import Environment
 from campaign_rules._diff.structure import environment_change, row_changes
 from tests.cli_support import children, group, needs_proc, wait_until
@@ -294,3 +300,20 @@ def _command_line(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def test_a_replay_is_read_bounded_in_lines_and_in_line_size(tmp_path: Path) -> None:
+    replay = tmp_path / "store.jsonl"
+    update = {"id": "u", "kind": "update", "body": {"text": "{}"}, "directory": None}
+    update |= {"existing": EXAMPLE, "status": None}
+    with replay.open("wb") as file:
+        file.write(b'"' + b"x" * REPLAY_LINE_MAX_BYTES + b'"\n')  # over the limit: left out
+        file.write(json.dumps(update).encode() + b"\n")  # a protocol request, kept as it is
+        for index in range(REPLAY_MAX_LINES + 5):
+            file.write(f'{{"name": "line {index}"}}\n'.encode())
+    found = read_replay(str(replay))
+    assert len(found) == REPLAY_MAX_LINES - 1
+    assert found[0].origin == "replay line 2"
+    assert found[0].request == {key: value for key, value in update.items() if key != "id"}
+    assert found[1].request["body"] == {"text": '{"name": "line 0"}'}
+    assert found[-1].origin == f"replay line {REPLAY_MAX_LINES}"
