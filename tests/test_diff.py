@@ -19,14 +19,9 @@ import pytest
 
 from campaign_rules import validate_create_json
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus
-from campaign_rules._diff.candidates import (
-    REPLAY_LINE_MAX_BYTES,
-    REPLAY_MAX_LINES,
-    Candidate,
-    base_bodies,
-)
+from campaign_rules._diff.candidates import Candidate, base_bodies
 from campaign_rules._diff.narrowing import one_member_versions
-from campaign_rules._diff.replay import read_replay
+from campaign_rules._diff.replay import REPLAY_LINE_MAX_BYTES, REPLAY_MAX_LINES, read_replay
 from campaign_rules._diff.sides import Environment
 from campaign_rules._diff.structure import environment_change, row_changes
 from tests.cli_support import children, group, needs_proc, wait_until
