@@ -9,6 +9,7 @@ from campaign_rules._diff.candidates import Candidate, candidates
 from campaign_rules._diff.drawn import drawn_bodies
 from campaign_rules._diff.environment import with_schema_zones
 from campaign_rules._diff.inprocess import InProcessSide
+from campaign_rules._diff.kit import packaged_kit_candidates
 from campaign_rules._diff.opening import open_old
 from campaign_rules._diff.report import document
 from campaign_rules._diff.semantics import findings, judge_both
@@ -43,7 +44,7 @@ def compare_sides(
     tried = candidates(
         bounds,
         [old_environment.zones, new_environment.zones],
-        replay=replay,
+        replay=[*packaged_kit_candidates(), *replay],
         drawn=drawn_bodies(),
     )
     judged = judge_both(old, new, tried)
