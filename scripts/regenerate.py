@@ -6,7 +6,8 @@ Usage, from the repository root, in the development environment:
     .venv/bin/python scripts/regenerate.py --check   # write nothing; exit 1 naming each stale file
 
 What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
-`campaign-rules schema` and `campaign-rules openapi` print), the conformance kit's source cases
+`campaign-rules schema` and `campaign-rules openapi` print), the JSON Schema of the diff's
+report (`schema/diff.schema.json`), the conformance kit's source cases
 (`scripts/kit_cases.py`), the stored code of the modules that decide a verdict, which the rule
 set's fingerprint reads (`_export/rule_code.json`, D-ruleset), and every sentence of the pages,
 docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from scripts import bound_texts, kit_cases, rule_reach  # noqa: E402
 
 from campaign_rules._conformance.export import kit_schemas, schema_text  # noqa: E402
+from campaign_rules._diff.document import render_diff_schema  # noqa: E402
 from campaign_rules._export.json_schema import render_rules_schema, render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
 from campaign_rules._export.rule_code import render_stored  # noqa: E402
@@ -48,6 +50,7 @@ EXPORTS: dict[str, Callable[[], str]] = {
         for name in kit_schemas()
     },
     "src/campaign_rules/_export/rule_code.json": render_stored,
+    "schema/diff.schema.json": render_diff_schema,
 }
 
 

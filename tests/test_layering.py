@@ -8,7 +8,8 @@ The folder tree is the architecture. From the bottom up:
 - `_wire`: the wire responses, their shapes and models, and the one converter;
 - `_rules`: the rule functions, the rule table and the runner;
 - `_export`: the catalogue and the JSON Schema, generated from the tables;
-- the public modules, the entry points and the command line, with the conformance kit.
+- the public modules, the entry points and the command line, with the conformance kit and
+  the diff (`_diff`).
 
 Every import counts, at module level or inside a function: a deferred import still ties the
 two modules together.
@@ -25,10 +26,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "campaign_rules"
 NAME = "campaign_rules"
 # From the top down; a module is in the first layer whose prefix its name starts with.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # The command line, and the conformance kit it exports, serves and runs.
+    # The command line, the conformance kit it exports, serves and runs, and the diff.
     (
         "campaign_rules._cli",
         "campaign_rules._conformance",
+        "campaign_rules._diff",
         "campaign_rules.strategies",
         "campaign_rules.__main__",
     ),
