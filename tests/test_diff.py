@@ -170,7 +170,8 @@ def test_replayed_lines_and_kit_cases_are_judged_and_unreadable_ones_cannot_be(
     (kit / "cases").mkdir(parents=True)
     listed = [{"path": "cases/create.jsonl", "kind": "create"}, {"path": "cases/http.jsonl"}]
     (kit / "manifest.json").write_text(json.dumps({"files": listed}), encoding="utf-8")
-    request = {"id": "a kit case", "kind": "create", "body": {"text": "{}"}, "directory": None}
+    body = {"text": '{"name": "only in the kit of this test"}'}
+    request = {"id": "a kit case", "kind": "create", "body": body, "directory": None}
     case = {"id": "a kit case", "request": request, "answer": {"violations": []}}
     (kit / "cases" / "create.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
     arguments = ["--format", "json", "--replay", str(replay), "--kit", str(kit)]
