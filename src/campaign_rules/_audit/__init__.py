@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final, cast
 
-from campaign_rules._core.json_syntax import JSON_WHITESPACE, JSON_WHITESPACE_BYTES
 from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.json_syntax import JSON_WHITESPACE, JSON_WHITESPACE_BYTES
 from campaign_rules._core.limits import LINE_MAX_BYTES, VIOLATIONS_MAX
 from campaign_rules._core.strict_json import NOT_ACCEPTED, accepted_value, read_body
 from campaign_rules._core.violations import Violation
@@ -61,7 +61,7 @@ def read_line(line: object) -> Verdict:
         # Most lines: read by msgspec and surely I-JSON, judged with no `BodyReading` made.
         value = accepted_value(body)
         if value is not NOT_ACCEPTED:
-            return create_violations(value)
+            return create_violations(value, from_text=True)
         reading = read_body(body)
     elif type(line) is str:
         if not line.strip(JSON_WHITESPACE):
@@ -70,7 +70,7 @@ def read_line(line: object) -> Verdict:
     else:  # a subclass, a `bytearray` or a `memoryview` as its value; anything else no text
         reading = read_body(line)
     if not reading.refused:
-        return create_violations(reading.value)
+        return create_violations(reading.value, from_text=True)
     violations = run_rules(reading, BODY_RULES, VIOLATIONS_MAX)
     if reading.not_text is not None or reading.not_utf8 or reading.not_json is not None:
         return violations[0]  # judged no further: the only violation
