@@ -21,7 +21,7 @@ from campaign_rules._core import limits
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._rules.keywords import VOCABULARY, ItemsUnique, constraint_check, keyword_checks
 from campaign_rules._rules.scope import POSSIBLE_FACTS, reads_in
-from campaign_rules._rules.table import CREATE_RULES, Rule
+from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
 
 ROWS = [rule for rule in CREATE_RULES if rule.constraint is not None]
 UUID = "3f1c2a7e-9b4d-4c8e-a1f2-0d9e8c7b6a5f"
@@ -150,7 +150,8 @@ def test_the_members_the_type_rule_leaves_in_cooldown_mode_are_the_rows() -> Non
 
 
 def test_every_gate_names_a_rule_of_the_table() -> None:
-    ids = {rule.id for rule in CREATE_RULES}
+    # A rule with a function may defer to a body rule, which judges a text before it.
+    ids = {rule.id for rule in CREATE_RULES} | {rule.id for rule in BODY_RULES}
     for rule in CREATE_RULES:
         for gate in rule.gates:
             assert gate.kind in {"scope", "type", "defers_to"}, rule.id

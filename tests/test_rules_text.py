@@ -5,12 +5,15 @@ Source: decision D-lone-surrogates.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from campaign_rules import ErrorKey, validate_create
+from campaign_rules import ErrorKey, validate_create, validate_create_json
 from campaign_rules._core.unicode import has_surrogate
+from campaign_rules._rules.scope import POSSIBLE_FACTS
+from campaign_rules._rules.table import CREATE_RULES
 from campaign_rules._rules.text import FREE_TEXT_MEMBERS
 from tests.support import FakeDirectory, payload
 
@@ -52,6 +55,37 @@ class TestFreeTextIsUnicode:
     def test_another_rules_member_is_left_to_it(self) -> None:
         assert found(validate_create(payload(timezone="\ud800"))) == [
             (INVALID, "timezone", "timezone.is_iana_name")
+        ]
+
+
+class TestGatedOnAText:
+    # A value read from a text is left to body.strings_are_unicode, as the row declares: the
+    # body rule refuses every lone surrogate first, and a refused body is judged no further.
+    def test_the_row_declares_the_gate(self) -> None:
+        (rule,) = [rule for rule in CREATE_RULES if rule.id == "text.free_text_is_unicode"]
+        assert [(gate.kind, gate.rule) for gate in rule.gates] == [
+            ("defers_to", "body.strings_are_unicode")
+        ]
+        assert "read from a text" in rule.gates[0].says
+
+    def test_the_runner_leaves_it_out_for_a_text_only(self) -> None:
+        from campaign_rules._rules import validation
+
+        for facts in POSSIBLE_FACTS:
+            given = [rule.id for rule in validation._CREATE_RULES_BY_FACTS[facts]]
+            read = [rule.id for rule in validation._TEXT_CREATE_RULES_BY_FACTS[facts]]
+            assert "text.free_text_is_unicode" in given
+            assert read == [name for name in given if name != "text.free_text_is_unicode"]
+
+    @pytest.mark.parametrize("member", ["name", "integration_id", *FREE_TEXT_MEMBERS])
+    def test_a_text_holding_one_is_the_body_rules(self, member: str) -> None:
+        base = "whatsapp" if member.startswith("template") else "phone_call"
+        text = json.dumps(payload(base, **{member: "x\ud800"}))
+        assert [(v.rule, v.pointer) for v in validate_create_json(text).violations] == [
+            ("body.strings_are_unicode", f"/{member}")
+        ]
+        assert found(validate_create(json.loads(text))) == [
+            (INVALID, member, "text.free_text_is_unicode")
         ]
 
 

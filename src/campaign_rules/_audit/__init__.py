@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final, cast
 
+from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.json_syntax import JSON_WHITESPACE, JSON_WHITESPACE_BYTES
 from campaign_rules._core.limits import LINE_MAX_BYTES, VIOLATIONS_MAX
 from campaign_rules._core.strict_json import NOT_ACCEPTED, accepted_value, read_body
@@ -36,6 +37,9 @@ _LINE_BREAK: Final = ord("\n")
 # valid one), or, as one `Violation` of the body rules, why it is unreadable: not bytes or
 # text, not UTF-8, not JSON (D-audit-unreadable).
 Verdict = tuple[Violation, ...] | Violation | None
+# The text of each error key, which a summary counts by: looked up, where `ErrorKey.value` is
+# a Python property called for each violation.
+_KEY_TEXTS: Final[dict[ErrorKey, str]] = {key: key.value for key in ErrorKey}
 
 
 def read_line(line: object) -> Verdict:
@@ -57,7 +61,7 @@ def read_line(line: object) -> Verdict:
         # Most lines: read by msgspec and surely I-JSON, judged with no `BodyReading` made.
         value = accepted_value(body)
         if value is not NOT_ACCEPTED:
-            return create_violations(value)
+            return create_violations(value, from_text=True)
         reading = read_body(body)
     elif type(line) is str:
         if not line.strip(JSON_WHITESPACE):
@@ -66,7 +70,7 @@ def read_line(line: object) -> Verdict:
     else:  # a subclass, a `bytearray` or a `memoryview` as its value; anything else no text
         reading = read_body(line)
     if not reading.refused:
-        return create_violations(reading.value)
+        return create_violations(reading.value, from_text=True)
     violations = run_rules(reading, BODY_RULES, VIOLATIONS_MAX)
     if reading.not_text is not None or reading.not_utf8 or reading.not_json is not None:
         return violations[0]  # judged no further: the only violation
@@ -102,7 +106,9 @@ class Tally:
 
     def add(self, number: int, verdict: tuple[Violation, ...] | Violation) -> None:
         """Count the record of line `number` (from 1), which is not blank."""
-        if isinstance(verdict, Violation):
+        # Told by the tuple, which compiled is a test of the type's flags: `isinstance` with
+        # `Violation`, a class of an interpreted module, was a generic call on every record.
+        if not isinstance(verdict, tuple):
             self.unreadable += 1
             if len(self.unreadable_records) < FIRST_RECORDS_KEPT:
                 self.unreadable_records.append(number)
@@ -118,7 +124,7 @@ class Tally:
                     self.rule_examples[rule] = next(v for v in verdict if v.rule == rule)
                 if len(first) < FIRST_RECORDS_KEPT:
                     first.append(number)
-            for key in {violation.key.value: None for violation in verdict}:
+            for key in {_KEY_TEXTS[violation.key]: None for violation in verdict}:
                 self.keys[key] = self.keys.get(key, 0) + 1
 
 

@@ -59,7 +59,7 @@ def create_json_result(data: object, directory: Directory | None) -> CreateAccep
     reading = read_body(data)
     if reading.refused:
         return outcome(CreateRefused, None, body_refusal(reading))
-    result = create_result(reading.value, directory)
+    result = create_result(reading.value, directory, from_text=True)
     if result.ok:
         return result
     return outcome(CreateRefused, None, placed_violations(result.violations, reading))

@@ -144,7 +144,8 @@ class Rule(Generic[Subject]):
     window) and its `constraint` (`_rules.keywords`) say what it checks, `says` what its
     finding says after the value's path, and `defers_to` the rules whose refusal of the same
     value, of its array or of its items leaves the value to them; its `check` is made of these
-    (`_rules.plan.RowCheck`). A rule with a function has no pointers and no constraint.
+    (`_rules.plan.RowCheck`). A rule with a function has no pointers and no constraint; its
+    `defers_to` names body rules, which own what it would find in a value read from a text.
     `gates` lists every condition its verdict depends on besides the value (`_plan_rows`).
     `run`: for the first row of consecutive rows of one scope on one member each of the same
     object, those rows, and `clean_rows` how many of their first find nothing in a subject
@@ -243,7 +244,7 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     _row("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", ("/retries",), _bounds(RETRIES), f"must be {RETRIES.describe()}"),
     _row("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", ("/message_limit",), _bounds(MESSAGE_LIMIT), f"must be {MESSAGE_LIMIT.describe()}"),
     Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3; D-channel-fields", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type, _ALL),
-    Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode, _ALL),
+    Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode, _ALL, defers_to=("body.strings_are_unicode",)),
     _row("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", ("/scheduling/*/startTime", "/scheduling/*/stopTime", "/cycles/schedule/*/startTime", "/cycles/schedule/*/stopTime"), {"hhMm": True}, "must be a 24-hour time HH:MM, 00:00 to 23:59", _WINDOWS),
     Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop, _WINDOWS),
     Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; D-error-keys", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call, _CYCLES),
@@ -383,6 +384,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
     for rule in table:
         rule.gates = (Gate("scope", rule.scope.value),) if rule.scope is not Scope.SUBJECT else ()
         if rule.constraint is None:
+            rule.gates += tuple(_body_deferral(name) for name in rule.defers_to)
             _end_run(run)
             continue
         deferred = tuple(by_id[name] for name in rule.defers_to)
@@ -426,6 +428,18 @@ def _deferral(rule: Rule[Document], other: Rule[Document]) -> Gate:
     else:
         says = f"an item {other.id} refuses is its, and not compared"
     return Gate("defers_to", says, other.id)
+
+
+def _body_deferral(name: str) -> Gate:
+    """The gate of a rule with a function that defers to the body rule `name`.
+
+    A body rule judges a text before any creation rule (`BODY_RULES`), and a body it refuses is
+    judged no further: a value read from a text is its, and the runner does not call the rule
+    there (`_rules.validation`); a value given decoded is the rule's.
+    """
+    if name not in {rule.id for rule in BODY_RULES}:
+        raise ValueError(f"{name} is not a body rule")
+    return Gate("defers_to", f"a value read from a text is left to {name}", name)
 
 
 def _type_gates(rule: Rule[Document]) -> tuple[Gate, ...]:

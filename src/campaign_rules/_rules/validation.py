@@ -28,6 +28,7 @@ from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import collect_violations, run_rules
 from campaign_rules._rules.scope import FACTS_INDEXES, facts_of, reads_in
 from campaign_rules._rules.table import (
+    BODY_RULES,
     CREATE_RULES,
     LOOKUP_RULES,
     STORED_CAMPAIGN_RULES,
@@ -50,9 +51,22 @@ def _by_facts(table: tuple[Rule[Document], ...]) -> list[tuple[Rule[Document], .
     ]
 
 
+def _judged_on_a_text(rule: Rule[Document]) -> bool:
+    """Whether `rule` runs on a value read from a text: not when it defers to a body rule.
+
+    Its gate (`Rule.gates`, from the table's `defers_to`) says so: the body rules judged the
+    text first, and a body they refuse is judged no further, so the rule could find nothing.
+    """
+    return not any(other.id in rule.defers_to for other in BODY_RULES)
+
+
 # Rules that could find nothing in a document are not called (benchmarks/RESULTS.md, step 20).
 _CREATE_RULES_BY_FACTS: Final = _by_facts(CREATE_RULES)
 _LOOKUP_RULES_BY_FACTS: Final = _by_facts(LOOKUP_RULES)
+# The same, for a payload read from an I-JSON text (`validate_create_json`, the audit).
+_TEXT_CREATE_RULES_BY_FACTS: Final = _by_facts(
+    tuple(rule for rule in CREATE_RULES if _judged_on_a_text(rule))
+)
 
 
 def _create_rules(doc: Document) -> tuple[Rule[Document], ...]:
@@ -60,28 +74,35 @@ def _create_rules(doc: Document) -> tuple[Rule[Document], ...]:
     return _CREATE_RULES_BY_FACTS[facts_of(doc)]
 
 
-def create_result(payload: object, directory: Directory | None) -> CreateAccepted | CreateRefused:
-    """`validate_create(payload, directory=directory)`, for a `directory` already checked."""
+def create_result(
+    payload: object, directory: Directory | None, from_text: bool = False
+) -> CreateAccepted | CreateRefused:
+    """`validate_create(payload, directory=directory)`, for a `directory` already checked.
+
+    `from_text`: `payload` was read from a text the body rules passed (`validate_create_json`).
+    """
     doc = Document(payload, directory)
-    violations = _create_violations(doc)
+    violations = _create_violations(doc, from_text)
     if violations:
         return outcome(CreateRefused, None, violations)
     return outcome(CreateAccepted, build_campaign(doc), ())
 
 
-def create_violations(payload: object) -> tuple[Violation, ...]:
+def create_violations(payload: object, from_text: bool = False) -> tuple[Violation, ...]:
     """`validate_create(payload).violations`, offline, without building the campaign's value.
 
-    For the audit, which keeps only the violations of each body (issue 22).
+    For the audit, which keeps only the violations of each body (issue 22), and gives
+    `from_text` as `create_result` takes it.
     """
-    return _create_violations(Document(payload, None))
+    return _create_violations(Document(payload, None), from_text)
 
 
-def _create_violations(doc: Document) -> tuple[Violation, ...]:
+def _create_violations(doc: Document, from_text: bool) -> tuple[Violation, ...]:
     """Every violation of the creation rules in `doc`, the look-ups' last, in rule order."""
     found: list[Violation] = []
     facts = facts_of(doc)
-    collect_violations(doc, _CREATE_RULES_BY_FACTS[facts], found, VIOLATIONS_MAX)
+    by_facts = _TEXT_CREATE_RULES_BY_FACTS if from_text else _CREATE_RULES_BY_FACTS
+    collect_violations(doc, by_facts[facts], found, VIOLATIONS_MAX)
     return _with_lookups(found, doc, facts)
 
 
