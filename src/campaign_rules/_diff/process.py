@@ -1,0 +1,200 @@
+"""A version driven through its executor: `OLD conformance serve`, one process for the diff.
+
+Requests go to its standard input one JSON line each, from a thread of their own, while the
+answers are read here: neither pipe can fill while the other waits (the protocol's transport).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import subprocess
+import threading
+from collections.abc import Sequence
+from typing import IO
+
+from campaign_rules._diff.environment import environment_of_command
+from campaign_rules._diff.sides import Answer, CannotCompare, Description, Environment, Request
+
+__all__ = ["ProcessSide", "run_json"]
+
+# How long a command may take to print its rules or its schema, or to describe itself.
+_PATIENCE_SECONDS = 120
+
+
+class ProcessSide:
+    """The version behind `command`, judged by its executor process."""
+
+    def __init__(self, command: str, executor: subprocess.Popen[bytes], told: Description):
+        self._command = command
+        self._executor = executor
+        self._told = told
+
+    @classmethod
+    def start(cls, command: str) -> ProcessSide | None:
+        """Its executor, started and described; None when `command` speaks no protocol 1."""
+        try:
+            executor = subprocess.Popen(
+                [command, "conformance", "serve"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as error:
+            raise CannotCompare(f"cannot run {command}: {error.strerror}") from None
+        side = cls(command, executor, Description("", None, None, ()))
+        if not _answers_within(
+            executor, _PATIENCE_SECONDS, b'{"id": "describe", "kind": "describe"}\n'
+        ):
+            side.close()
+            return None
+        try:
+            (told,) = side._read_answers([{"id": "describe"}])
+        except CannotCompare:
+            side.close()
+            return None
+        description = _description_of(told)
+        if description is None:
+            side.close()
+            return None
+        side._told = description
+        return side
+
+    def describe(self) -> Description:
+        """What its executor said of itself."""
+        return self._told
+
+    def rules(self) -> list[dict[str, object]]:
+        """The rows of its `rules --json`."""
+        printed = run_json(self._command, ["rules", "--json"])
+        rows = printed.get("rules") if isinstance(printed, dict) else None
+        if not isinstance(rows, list):
+            raise CannotCompare(f"{self._command} rules --json gives no rules")
+        return [row for row in rows if isinstance(row, dict)]
+
+    def bounds(self) -> dict[str, object] | None:
+        """Its `schema`, or None when it prints none."""
+        try:
+            printed = run_json(self._command, ["schema"])
+        except CannotCompare:
+            return None
+        return printed if isinstance(printed, dict) else None
+
+    def environment(self) -> Environment:
+        """The tzdata of the interpreter that runs it."""
+        return environment_of_command(self._command)
+
+    def judge(self, requests: Sequence[Request]) -> list[Answer]:
+        """Its executor's answers."""
+        return self._exchange(requests) if requests else []
+
+    def close(self) -> None:
+        """Ends the executor: its input closed, then waited for (a kill if it lingers)."""
+        executor = self._executor
+        if executor.stdin is not None and not executor.stdin.closed:
+            with contextlib.suppress(OSError):
+                executor.stdin.close()
+        try:
+            executor.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            executor.kill()
+            executor.wait()
+        if executor.stdout is not None:
+            executor.stdout.close()
+
+    def _exchange(self, requests: Sequence[Request]) -> list[Answer]:
+        executor = self._executor
+        assert executor.stdin is not None
+        assert executor.stdout is not None
+        lines = [
+            json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n" for request in requests
+        ]
+        writer = threading.Thread(target=_write_all, args=(executor.stdin, lines), daemon=True)
+        writer.start()
+        answers = self._read_answers(requests)
+        writer.join()
+        return answers
+
+    def _read_answers(self, requests: Sequence[Request]) -> list[Answer]:
+        """One answer line per request, each with its request's id."""
+        stdout = self._executor.stdout
+        assert stdout is not None
+        answers: list[Answer] = []
+        for request in requests:
+            line = stdout.readline()
+            if not line:
+                raise CannotCompare(f"{self._command} conformance serve stopped answering")
+            try:
+                answered = json.loads(line)
+            except ValueError:
+                raise CannotCompare(
+                    f"{self._command} conformance serve answered a line that is not JSON"
+                ) from None
+            if not isinstance(answered, dict) or answered.get("id") != request.get("id"):
+                raise CannotCompare(f"{self._command} conformance serve answered out of order")
+            answers.append(answered)
+        return answers
+
+
+def _answers_within(executor: subprocess.Popen[bytes], seconds: float, line: bytes) -> bool:
+    """Whether the executor, sent `line`, has output to read (or has ended) within `seconds`.
+
+    A command that reads its input and never answers (not an executor) is left here, not
+    waited for forever.
+    """
+    assert executor.stdin is not None
+    assert executor.stdout is not None
+    try:
+        executor.stdin.write(line)
+        executor.stdin.flush()
+    except OSError:
+        pass  # it left already: its output's end says so
+    ready, _, _ = select.select([executor.stdout], [], [], seconds)
+    return bool(ready)
+
+
+def _write_all(into: IO[bytes], lines: list[bytes]) -> None:
+    try:
+        for line in lines:
+            into.write(line)
+        into.flush()
+    except OSError:
+        pass  # the executor left: the reader sees its output end and says so
+
+
+def _description_of(told: Answer) -> Description | None:
+    """A protocol-1 describe answer read, or None when it is not one."""
+    if told.get("protocol") != 1:
+        return None
+    identity = told.get("ruleset")
+    identity = identity if isinstance(identity, dict) else {}
+    kinds = told.get("kinds")
+    version = identity.get("version")
+    fingerprint = identity.get("fingerprint")
+    return Description(
+        executor=str(told.get("executor", "")),
+        version=version if isinstance(version, str) else None,
+        fingerprint=fingerprint if isinstance(fingerprint, str) else None,
+        kinds=tuple(str(kind) for kind in kinds) if isinstance(kinds, list) else (),
+    )
+
+
+def run_json(command: str, arguments: list[str]) -> object:
+    """What `command ARGUMENTS` prints, read as JSON; `CannotCompare` when it cannot be."""
+    shown = " ".join([command, *arguments])
+    try:
+        done = subprocess.run(
+            [command, *arguments],
+            capture_output=True,
+            timeout=_PATIENCE_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        raise CannotCompare(f"cannot run {shown}: {error}") from None
+    if done.returncode != 0:
+        raise CannotCompare(f"{shown} exited {done.returncode}")
+    try:
+        return json.loads(done.stdout)
+    except ValueError:
+        raise CannotCompare(f"{shown} printed no JSON") from None
