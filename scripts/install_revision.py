@@ -93,7 +93,12 @@ def _git(repository: Path, *arguments: str) -> str:
 
 def _run(command: list[str], environment: dict[str, str] | None = None) -> str:
     done = subprocess.run(
-        command, capture_output=True, text=True, env=environment, check=False, stdin=subprocess.DEVNULL
+        command,
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+        stdin=subprocess.DEVNULL,
     )
     if done.returncode != 0:
         said = (done.stderr or done.stdout).strip() or f"exit status {done.returncode}"

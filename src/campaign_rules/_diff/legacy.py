@@ -34,6 +34,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
+from campaign_rules._cli.wording import printable
+from campaign_rules._diff.environment import environment_of_command
 from campaign_rules._diff.sides import (
     Answer,
     CannotCompare,
@@ -74,12 +76,15 @@ def open_legacy(command: str) -> Side:
     """
     found = shutil.which(command)
     if found is None:
-        raise CannotCompare(f"{command}: no such command (or it is not executable)")
-    said = _run([found, "--version"], what=f"{command} --version", check=False)
+        raise CannotCompare(f"cannot compare: {printable(command)} is not an executable command")
+    said = _run([found, "--version"], what=f"{printable(command)} --version", check=False)
     match = _VERSION_LINE.match(said)
     if match is None:
         first = said.strip().splitlines()[0] if said.strip() else "nothing"
-        raise CannotCompare(f"{command} is not a campaign-rules command: --version says {first!r}")
+        raise CannotCompare(
+            f"cannot compare: {printable(command)} is not a campaign-rules command "
+            f"(its --version says {printable(first)!r})"
+        )
     return LegacySide(found, said.strip().splitlines()[0])
 
 
@@ -89,6 +94,7 @@ class LegacySide:
     def __init__(self, command: str, version_line: str) -> None:
         self.command = command
         self.version_line = version_line
+        self._name = printable(command)
         self._catalogue: dict[str, object] | None = None
         self._kinds: tuple[str, ...] | None = None
 
@@ -111,7 +117,7 @@ class LegacySide:
         """The rows of its `rules --json`, as it gives them."""
         rows = self._rules_document().get("rules")
         if not isinstance(rows, list):
-            raise CannotCompare(f"{self.command} rules --json gives no list of rules")
+            raise CannotCompare(f"cannot compare: {self._name} rules --json gives no list of rules")
         return [row for row in rows if isinstance(row, dict)]
 
     def bounds(self) -> dict[str, object] | None:
@@ -123,8 +129,8 @@ class LegacySide:
         return schema if isinstance(schema, dict) else None
 
     def environment(self) -> Environment:
-        """The tzdata version and zones of the command's interpreter."""
-        return Environment(tzdata=None, zones=None)
+        """The tzdata version and zones of the command's interpreter, when its `#!` names one."""
+        return environment_of_command(self.command)
 
     def judge(self, requests: Sequence[Request]) -> list[Answer]:
         """One answer per request: `check --json` for those it reaches, `unsupported` else."""
@@ -212,7 +218,9 @@ class LegacySide:
             except ValueError:
                 document = None
             if not isinstance(document, dict):
-                raise CannotCompare(f"{self.command} rules --json prints no JSON object")
+                raise CannotCompare(
+                    f"cannot compare: {self._name} rules --json prints no JSON object"
+                )
             self._catalogue = document
         return self._catalogue
 
@@ -225,17 +233,20 @@ class LegacySide:
 
     def _ask(self, *arguments: str) -> str:
         """What the command prints for `arguments`; `CannotCompare` when it fails."""
-        what = f"{self.command} {' '.join(arguments)}"
+        what = f"{self._name} {' '.join(arguments)}"
         return _run([self.command, *arguments], what=what, check=True)
 
     def _process(self, arguments: list[str]) -> subprocess.CompletedProcess[str]:
-        return _completed([self.command, *arguments], what=f"{self.command} {arguments[0]}")
+        return _completed([self.command, *arguments], what=f"{self._name} {arguments[0]}")
 
 
 def _run(command: list[str], *, what: str, check: bool) -> str:
     done = _completed(command, what=what)
     if check and done.returncode != 0:
-        raise CannotCompare(f"{what} failed (exit status {done.returncode}): {_last_line(done.stderr)}")
+        raise CannotCompare(
+            f"cannot compare: {what} failed (exit status {done.returncode}): "
+            f"{printable(_last_line(done.stderr))}"
+        )
     return done.stdout
 
 
@@ -259,9 +270,13 @@ def _completed(command: list[str], *, what: str) -> subprocess.CompletedProcess[
             errors="replace",
         )
     except subprocess.TimeoutExpired:
-        raise CannotCompare(f"{what} did not answer within {_TIMEOUT_SECONDS:.0f} s") from None
+        raise CannotCompare(
+            f"cannot compare: {what} did not answer within {_TIMEOUT_SECONDS:.0f} s"
+        ) from None
     except OSError as error:
-        raise CannotCompare(f"{what} cannot run: {error.strerror or error}") from None
+        raise CannotCompare(
+            f"cannot compare: {what} cannot run: {error.strerror or error}"
+        ) from None
 
 
 # Reading `check --json`.
