@@ -51,19 +51,46 @@ class InstallFailed(Exception):
     """The revision could not be unpacked or installed: the reason, in one line or pip's log."""
 
 
-def install_revision(revision: str, directory: Path, *, repository: Path = ROOT) -> Path:
-    """Install `revision` of `repository` into `directory`; return its command's path."""
+def install_revision(
+    revision: str, directory: Path, *, repository: Path = ROOT, unpack_into: Path | None = None
+) -> Path:
+    """Install `revision` of `repository` into `directory`; return its command's path.
+
+    The revision's tree is unpacked into `unpack_into` when given (a new or empty directory
+    the caller keeps), else into a scratch directory removed afterwards.
+    """
+    if unpack_into is not None:
+        commit = unpack(revision, unpack_into, repository=repository)
+        return install_tree(unpack_into, directory, what=f"at {commit[:12]}")
+    with tempfile.TemporaryDirectory(prefix="install-revision-") as scratch:
+        tree = Path(scratch, "tree")
+        commit = unpack(revision, tree, repository=repository)
+        return install_tree(tree, directory, what=f"at {commit[:12]}")
+
+
+def unpack(revision: str, tree: Path, *, repository: Path = ROOT) -> str:
+    """Write the files of `revision` into `tree` (made if missing); return the commit's name."""
     try:
         commit = _git(repository, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     except InstallFailed:
         raise InstallFailed(f"{revision}: no such commit in {repository}") from None
-    with tempfile.TemporaryDirectory(prefix="install-revision-") as scratch:
-        tree = Path(scratch, "tree")
-        tree.mkdir()
-        archive = Path(scratch, "tree.tar")
-        _git(repository, "archive", "--format=tar", f"--output={archive}", commit)
-        _run(["tar", "-xf", str(archive), "-C", str(tree)])
-        return install_tree(tree, directory, what=f"at {commit[:12]}")
+    tree.mkdir(parents=True, exist_ok=True)
+    # Piped into tar as it comes: the archive is never written whole.
+    archive = subprocess.Popen(
+        ["git", "-C", str(repository), "archive", "--format=tar", commit],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        _run(["tar", "-x", "-C", str(tree)], stdin=archive.stdout)
+    finally:
+        assert archive.stdout is not None
+        archive.stdout.close()
+        if archive.wait() != 0:
+            raise InstallFailed(
+                f"git archive {commit[:12]} failed (exit status {archive.returncode})"
+            )
+    return commit
 
 
 def install_tree(tree: Path, directory: Path, *, what: str = "") -> Path:
@@ -77,11 +104,14 @@ def install_tree(tree: Path, directory: Path, *, what: str = "") -> Path:
     environment.pop("PYTHONPATH", None)  # the build's own setuptools, not a tree's modules
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-input"]
     _run([*pip, "--target", str(directory), str(tree)], environment=environment)
+    return write_command(directory, what=what or f"from {tree}")
+
+
+def write_command(directory: Path, *, what: str) -> Path:
+    """Write `directory`/bin/campaign-rules, which runs the package installed in `directory`."""
     command = directory / "bin" / COMMAND_NAME
     command.parent.mkdir(exist_ok=True)
-    text = _WRAPPER.format(
-        python=sys.executable, what=what or f"from {tree}", directory=str(directory.resolve())
-    )
+    text = _WRAPPER.format(python=sys.executable, what=what, directory=str(directory.resolve()))
     command.write_text(text, encoding="utf-8")
     command.chmod(0o755)
     return command
@@ -91,14 +121,16 @@ def _git(repository: Path, *arguments: str) -> str:
     return _run(["git", "-C", str(repository), *arguments]).strip()
 
 
-def _run(command: list[str], environment: dict[str, str] | None = None) -> str:
+def _run(
+    command: list[str], environment: dict[str, str] | None = None, stdin: object = None
+) -> str:
     done = subprocess.run(
         command,
         capture_output=True,
         text=True,
         env=environment,
         check=False,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL if stdin is None else stdin,
     )
     if done.returncode != 0:
         said = (done.stderr or done.stdout).strip() or f"exit status {done.returncode}"
