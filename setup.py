@@ -34,6 +34,7 @@ INTERPRETED = (
     "_validate.py",  # `validate_create`, `validate_update`: public, with docstrings and any types
     "_cli/",  # argparse and printing: not on the path of a request
     "_export/",  # the catalogue and the JSON Schema, made once from the tables
+    "_diff/",  # `campaign-rules diff`: drives other versions, draws Hypothesis bodies
     "_audit/report.py",  # the audit's HTML report, written once per audit
     "strategies/",  # Hypothesis strategies for tests
     "_wire/convert.py",  # the cattrs converter

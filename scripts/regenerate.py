@@ -6,7 +6,8 @@ Usage, from the repository root, in the development environment:
     .venv/bin/python scripts/regenerate.py --check   # write nothing; exit 1 naming each stale file
 
 What is derived: the JSON Schema and the OpenAPI document under `schema/` (what
-`campaign-rules schema` and `campaign-rules openapi` print), and every sentence of the pages,
+`campaign-rules schema` and `campaign-rules openapi` print), the JSON Schema of the diff's
+report (`schema/diff.schema.json`), and every sentence of the pages,
 docstrings, comments and example outputs that states a bound of `campaign_rules._core.limits`
 (`scripts/bound_texts.py` lists how each bound is said), and the table of what an auditor
 reads of each rule in `docs/testing.md` (`scripts/rule_reach.py`). So a bound or a rule is
@@ -27,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from scripts import bound_texts, rule_reach  # noqa: E402
 
+from campaign_rules._diff.document import render_diff_schema  # noqa: E402
 from campaign_rules._export.json_schema import render_schema  # noqa: E402
 from campaign_rules._export.openapi import render_openapi  # noqa: E402
 
@@ -34,6 +36,7 @@ from campaign_rules._export.openapi import render_openapi  # noqa: E402
 EXPORTS: dict[str, Callable[[], str]] = {
     "schema/campaign-create.schema.json": render_schema,
     "schema/openapi.json": render_openapi,
+    "schema/diff.schema.json": render_diff_schema,
 }
 
 

@@ -1,21 +1,49 @@
-"""Another version of the package, installed as a command, for the tests of `campaign-rules diff`.
+"""Versions of campaign-rules as commands, for the diff's tests: this one, a changed copy, 5d4e07d.
 
-`legacy_command` installs the version at 5d4e07d (0.2.0, which speaks no executor protocol) once
-a test session, pure Python, with scripts/install_revision.py, into a directory of the
-session's own; a clone without that commit (a shallow one) skips the tests that ask for it.
-`old_library_answers` judges bodies with that version's own library, in a process of its own:
-what its command line must agree with.
+`version_command` runs the package of a source tree (this one, or a `changed_copy`) as a command
+that serves the executor protocol. `legacy_command` installs the version at 5d4e07d (0.2.0,
+which speaks no executor protocol) once a test session, pure Python, with
+scripts/install_revision.py, into a directory of the session's own; a clone without that commit
+(a shallow one) skips the tests that ask for it. `old_library_answers` judges bodies with that
+version's own library, in a process of its own: what its command line must agree with.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from scripts.install_revision import ROOT, install_revision
+
+SOURCE = Path(__file__).resolve().parent.parent / "src"
+EXECUTOR = Path(__file__).resolve().parent / "diff_executor.py"
+
+
+def version_command(folder: Path, source: Path = SOURCE) -> Path:
+    """An executable `campaign-rules` in `folder` that runs the package found in `source`."""
+    command = folder / "campaign-rules"
+    command.write_text(
+        f'#!/bin/sh\nPYTHONPATH="{source}" exec "{sys.executable}" "{EXECUTOR}" "$@"\n',
+        encoding="utf-8",
+    )
+    command.chmod(0o755)
+    return command
+
+
+def changed_copy(folder: Path, module: str, old: str, new: str) -> Path:
+    """A scratch copy of the source tree with `old` replaced by `new` (once) in `module`."""
+    copy = folder / "src"
+    shutil.copytree(SOURCE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    path = copy / "campaign_rules" / module
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {module}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return copy
+
 
 # The last commit before the conformance executor protocol, as issue 40 names it.
 LEGACY_REVISION = "5d4e07d"

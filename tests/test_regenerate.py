@@ -35,10 +35,11 @@ def test_the_check_names_each_stale_text_and_fails(tmp_path: Path) -> None:
     page = tmp_path / "docs" / "page.md"
     page.write_text("Fine.\n`retries` must be from 0 to 99, says this page.\n", encoding="utf-8")
     stale = regenerate.derived(tmp_path)
-    # The two exports are missing here, so stale too; the page is named, with its line.
+    # The three exports are missing here, so stale too; the page is named, with its line.
     assert sorted(path.relative_to(tmp_path).as_posix() for path in stale) == [
         "docs/page.md",
         "schema/campaign-create.schema.json",
+        "schema/diff.schema.json",
         "schema/openapi.json",
     ]
     [entry] = bound_texts.stale(page.read_text(encoding="utf-8"), "docs/page.md")

@@ -22,6 +22,8 @@ from campaign_rules._cli.options import refuse_outputs_that_are_inputs
 from campaign_rules._cli.outputs import CannotWrite, guarded_stdout
 from campaign_rules._cli.signals import Stopped
 from campaign_rules._cli.wording import printable
+from campaign_rules._diff.command import add_parser as add_diff
+from campaign_rules._diff.command import run as run_diff
 from campaign_rules._export.catalogue import catalogue, render_markdown, rule_readings
 from campaign_rules._export.json_schema import render_schema
 from campaign_rules._export.openapi import render_openapi
@@ -71,6 +73,8 @@ def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
         return ExitStatus.VALID
     if args.command == "audit":
         status, text = run_audit(args)
+    elif args.command == "diff":
+        status, text = run_diff(args)
     else:
         status, text = run_check(args, command)
     sys.stdout.write(text)
@@ -118,6 +122,7 @@ def _parser() -> tuple[
     )
     add_explain(commands)
     add_audit(commands)
+    add_diff(commands)
     commands.add_parser(
         "schema",
         help="print the JSON Schema (draft 2020-12) of the campaign creation input",

@@ -47,9 +47,9 @@ class InProcessSide:
         )
 
     def rules(self) -> list[dict[str, object]]:
-        """The rows `rules --json` prints."""
+        """The rows `rules --json` prints, as JSON reads them back (enumerations as strings)."""
         readings = rule_readings()
-        return [
+        rows = [
             {
                 "id": info.id,
                 "stage": info.stage,
@@ -61,6 +61,8 @@ class InProcessSide:
             }
             for info in catalogue()
         ]
+        read_back: list[dict[str, object]] = json.loads(json.dumps(rows))
+        return read_back
 
     def bounds(self) -> dict[str, object] | None:
         """The JSON Schema `schema` prints."""

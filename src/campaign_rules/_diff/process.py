@@ -107,9 +107,7 @@ class ProcessSide:
         executor = self._executor
         assert executor.stdin is not None
         assert executor.stdout is not None
-        lines = [
-            json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n" for request in requests
-        ]
+        lines = [json.dumps(request).encode("ascii") + b"\n" for request in requests]
         writer = threading.Thread(target=_write_all, args=(executor.stdin, lines), daemon=True)
         writer.start()
         answers = self._read_answers(requests)

@@ -1,0 +1,478 @@
+"""The bodies a diff tries: each a request of the executor protocol, with where it came from.
+
+Most change one member of a valid body (a shipped example) to a value at one side of a bound
+that either version declares, in its rows (`rules --json`) or its schema, so that a body that
+the two versions judge differently carries one difference (D-diff). Then the public Hypothesis
+strategies (a fixed number, drawn derandomized: the same bodies at every run), and the bodies
+a caller replays, bounded in count and size.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from importlib import resources
+
+import attrs
+
+from campaign_rules._core.limits import BODY_MAX_BYTES
+
+__all__ = [
+    "Candidate",
+    "base_bodies",
+    "bound_values",
+    "candidates",
+    "examples_of",
+    "replayed",
+    "text_body",
+]
+
+# How many bodies each Hypothesis strategy gives.
+HYPOTHESIS_DRAWS = 25
+# The most lines of a replay file read, and the most bytes of one line.
+REPLAY_MAX_LINES = 1000
+REPLAY_LINE_MAX_BYTES = BODY_MAX_BYTES
+# Of an enumeration longer than this, only the values one side lists and the other does not.
+_ENUM_SHOWN = 30
+
+_CREATION_EXAMPLES = ("phone_call", "scheduled_cycles", "whatsapp")
+_RESPONSE_EXAMPLES = {
+    "create_response": ("create_response", None),
+    "contact_response": ("contact_response", None),
+    "thread": ("thread", None),
+    "api_error": ("error", 400),
+    "credentials_error": ("error", 401),
+}
+
+
+@attrs.frozen
+class Candidate:
+    """One body to judge: its request, where it came from, and the one member it changes."""
+
+    origin: str  # "example phone_call", "maximum 5 at /retries", "hypothesis", "replay line 3"
+    member: str | None  # the JSON Pointer of the member changed from a valid body; None: none
+    request: dict[str, object]
+
+
+def examples_of(folder: str, name: str) -> object:
+    """A body the package ships as an example (`_export/examples`)."""
+    text = (
+        resources.files("campaign_rules._export")
+        .joinpath("examples", folder, f"{name}.json")
+        .read_text(encoding="utf-8")
+    )
+    return json.loads(text)
+
+
+def base_bodies() -> dict[str, dict[str, object]]:
+    """The valid creation bodies every change starts from, by name."""
+    bodies: dict[str, dict[str, object]] = {}
+    for name in _CREATION_EXAMPLES:
+        body = examples_of("", name)
+        assert isinstance(body, dict)  # the package's own examples are objects
+        bodies[name] = body
+    return bodies
+
+
+def candidates(
+    bounds: Sequence[Mapping[str, Mapping[str, list[object]]]],
+    zones: Sequence[frozenset[str] | None],
+    replay: Sequence[Candidate] = (),
+    drawn: Sequence[Candidate] = (),
+) -> list[Candidate]:
+    """Every body a diff tries, each request once (the first origin kept), in a fixed order."""
+    merged = _merged(bounds)
+    bases = base_bodies()
+    found: list[Candidate] = []
+    for name, base in bases.items():
+        found.append(Candidate(f"example {name}", None, _create(base)))
+        for member, value, why in _member_changes(base, merged, zones):
+            changed = _with(base, member, value)
+            if changed is not None:
+                found.append(Candidate(f"{why} at {member} of {name}", member, _create(changed)))
+        found.extend(_directory_changes(name, base))
+        found.extend(_update_changes(name, base, merged, zones))
+    found.extend(_response_changes())
+    found.extend(drawn)
+    found.extend(replay)
+    return _unique(found)
+
+
+def _unique(found: list[Candidate]) -> list[Candidate]:
+    seen: set[str] = set()
+    kept: list[Candidate] = []
+    for candidate in found:
+        key = json.dumps(candidate.request, sort_keys=True, ensure_ascii=False)
+        if key not in seen:
+            seen.add(key)
+            kept.append(candidate)
+    return kept
+
+
+def _create(body: object, directory: object = None) -> dict[str, object]:
+    return {"kind": "create", "body": _text(body), "directory": directory}
+
+
+def text_body(value: object) -> dict[str, object]:
+    r"""A JSON value as the protocol's body: its text, with a lone surrogate written escaped.
+
+    The protocol's `text` is UTF-8 text, which holds no lone surrogate: one is written `\uDXXX`,
+    a JSON text that means the same value.
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value)
+    return {"text": text}
+
+
+_text = text_body
+
+
+# Bounds ---------------------------------------------------------------------------------------
+
+
+def _merged(
+    bounds: Sequence[Mapping[str, Mapping[str, list[object]]]],
+) -> dict[str, dict[str, list[object]]]:
+    """Both sides' bounds by member pattern and keyword, each value once."""
+    merged: dict[str, dict[str, list[object]]] = {}
+    for side in bounds:
+        for pattern, keywords in side.items():
+            into = merged.setdefault(pattern, {})
+            for keyword, values in keywords.items():
+                listed = into.setdefault(keyword, [])
+                for value in values:
+                    if value not in listed:
+                        listed.append(value)
+    return merged
+
+
+def bound_values(
+    keyword: str, values: list[object], zones: Sequence[frozenset[str] | None]
+) -> Iterator[tuple[object, str]]:
+    """The values at each side of each bound `keyword` takes, each with why it is tried."""
+    for bound in values:
+        yield from _each_side(keyword, bound, values, zones)
+
+
+def _each_side(
+    keyword: str, bound: object, values: list[object], zones: Sequence[frozenset[str] | None]
+) -> Iterator[tuple[object, str]]:
+    number = bound if isinstance(bound, int) and not isinstance(bound, bool) else None
+    if keyword in {"minimum", "exclusiveMaximum"} and number is not None:
+        yield number - 1, f"{keyword} {number} - 1"
+        yield number, f"{keyword} {number}"
+    elif keyword in {"maximum", "exclusiveMinimum"} and number is not None:
+        yield number, f"{keyword} {number}"
+        yield number + 1, f"{keyword} {number} + 1"
+    elif keyword in {"minLength", "maxLength"} and number is not None:
+        for length in (number - 1, number, number + 1):
+            if 0 <= length <= BODY_MAX_BYTES // 4:
+                yield "a" * length, f"{keyword} {number}: {length} characters"
+    elif keyword in {"minItems", "maxItems"} and number is not None:
+        for count in (number - 1, number, number + 1):
+            if 0 <= count <= 10_000:
+                yield (
+                    [f"item_{index}" for index in range(count)],
+                    f"{keyword} {number}: {count} items",
+                )
+    elif keyword == "enum" and isinstance(bound, list):
+        yield from _enumerated(bound, values)
+    elif keyword == "const":
+        yield bound, "const"
+        if isinstance(bound, bool):
+            yield not bound, "const negated"
+    elif keyword == "type" and bound == "null":
+        yield None, "type null"
+    elif keyword in {"uniqueItems", "itemsUnique"} and bound is True:
+        yield ["item_0", "item_0"], f"{keyword}: an item repeated"
+    elif keyword == "notBlank":
+        for text in (" ", "\u3000", "\u200b", "a"):
+            yield text, f"notBlank: {text!r}"
+    elif keyword == "uuidV4":
+        for text in (
+            "3f9c2a7e-5b1d-1c8e-9a2f-6d4b8e1c7a90",
+            "3F9C2A7E-5B1D-4C8E-9A2F-6D4B8E1C7A90",
+            "3f9c2a7e5b1d4c8e9a2f6d4b8e1c7a90",
+            "3f9c2a7e-5b1d-4c8e-ca2f-6d4b8e1c7a90",
+        ):
+            yield text, f"uuidV4: {text}"
+    elif keyword == "ianaZone":
+        yield from _zones(zones)
+    elif keyword == "hhMm":
+        for text in ("00:00", "23:59", "24:00", "9:00", "09:60", "12:00:00"):
+            yield text, f"hhMm: {text}"
+    elif keyword == "isoDate":
+        for text in ("2028-02-29", "2027-02-29", "2027-13-01", "2027-1-04", "0000-01-01"):
+            yield text, f"isoDate: {text}"
+
+
+def _enumerated(bound: list[object], values: list[object]) -> Iterator[tuple[object, str]]:
+    """Each listed value (of a long list, those the other side's list lacks), and one unlisted."""
+    lists = [value for value in values if isinstance(value, list)]
+    everyone = [item for listed in lists for item in listed]
+    if len(set(map(repr, everyone))) > _ENUM_SHOWN:
+        common = [item for item in bound if all(item in listed for listed in lists)]
+        shown = [item for item in bound if item not in common][:_ENUM_SHOWN] + common[:1]
+    else:
+        shown = list(bound)
+    for item in shown:
+        yield item, f"enum value {item!r}"
+    yield "not_a_listed_value", "enum: a value not listed"
+
+
+def _zones(zones: Sequence[frozenset[str] | None]) -> Iterator[tuple[object, str]]:
+    known = [side for side in zones if side is not None]
+    differing: set[str] = set()
+    if len(known) == 2:
+        differing = set(known[0] ^ known[1])
+    for zone in [*sorted(differing)[:_ENUM_SHOWN], "UTC", "Etc/Nowhere"]:
+        yield zone, f"ianaZone: {zone}"
+
+
+def _member_changes(
+    base: Mapping[str, object],
+    merged: Mapping[str, Mapping[str, list[object]]],
+    zones: Sequence[frozenset[str] | None],
+) -> Iterator[tuple[str, object, str]]:
+    """Each one-member change of `base`: a bound's values, a member left out or made null."""
+    for pattern, keywords in merged.items():
+        for member in _instances(base, pattern):
+            for keyword, values in keywords.items():
+                if keyword == "required":
+                    continue
+                for value, why in bound_values(keyword, values, zones):
+                    yield member, value, why
+    for member in _members(base):
+        yield member, _LEFT_OUT, "left out"
+        yield member, None, "null"
+
+
+def _members(value: object, pointer: str = "", depth: int = 0) -> Iterator[str]:
+    """The pointer of each member of a body's objects, to three levels."""
+    if not isinstance(value, dict) or depth >= 3:
+        return
+    for name, item in value.items():
+        child = f"{pointer}/{_escaped(name)}"
+        yield child
+        yield from _members(item, child, depth + 1)
+
+
+def _escaped(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _instances(base: object, pattern: str) -> Iterator[str]:
+    """The members of `base` a pattern (`*` for any name or index) names; the last may be new."""
+    parts = pattern.split("/")[1:]
+    if not parts:
+        return
+
+    def walk(value: object, at: int, pointer: str) -> Iterator[str]:
+        part = parts[at]
+        last = at == len(parts) - 1
+        names: list[str]
+        if isinstance(value, dict):
+            names = list(value) if part == "*" else [part.replace("~1", "/").replace("~0", "~")]
+        elif isinstance(value, list):
+            names = [str(index) for index in range(len(value))] if part == "*" else [part]
+        else:
+            return
+        for name in names:
+            child = f"{pointer}/{_escaped(name)}"
+            if last:
+                yield child
+            elif isinstance(value, dict) and name in value:
+                yield from walk(value[name], at + 1, child)
+            elif isinstance(value, list) and name.isdigit() and int(name) < len(value):
+                yield from walk(value[int(name)], at + 1, child)
+
+    yield from walk(base, 0, "")
+
+
+class _LeftOut:
+    """The marker of a member removed, not given a value."""
+
+
+_LEFT_OUT = _LeftOut()
+
+
+def _with(base: object, member: str, value: object) -> object | None:
+    """A copy of `base` with `member` set to `value` (or left out); None when it has no place."""
+    changed = copy.deepcopy(base)
+    parts = [part.replace("~1", "/").replace("~0", "~") for part in member.split("/")[1:]]
+    holder = changed
+    for part in parts[:-1]:
+        if isinstance(holder, dict) and part in holder:
+            holder = holder[part]
+        elif isinstance(holder, list) and part.isdigit() and int(part) < len(holder):
+            holder = holder[int(part)]
+        else:
+            return None
+    last = parts[-1]
+    if isinstance(holder, dict):
+        if isinstance(value, _LeftOut):
+            if last not in holder:
+                return None
+            del holder[last]
+        else:
+            holder[last] = copy.deepcopy(value)
+        return changed
+    if isinstance(holder, list) and last.isdigit() and int(last) < len(holder):
+        if isinstance(value, _LeftOut):
+            del holder[int(last)]
+        else:
+            holder[int(last)] = copy.deepcopy(value)
+        return changed
+    return None
+
+
+# Look-ups, updates, responses -------------------------------------------------------------------
+
+
+def _directory_of(base: Mapping[str, object]) -> dict[str, object]:
+    """The records that know everything `base` names."""
+    cycles = base.get("cycles")
+    tags = cycles.get("filter_tags", []) if isinstance(cycles, dict) else []
+    return {
+        "agents": [
+            {
+                "id": base.get("agent_id"),
+                "integrations": {str(base.get("integration_id")): base.get("integration_type")},
+            }
+        ],
+        "tags": list(tags) if isinstance(tags, list) else [],
+        "billing_limit_reached": False,
+    }
+
+
+def _directory_changes(name: str, base: Mapping[str, object]) -> Iterator[Candidate]:
+    """`base` judged with records that know it, then with one record changed."""
+    known = _directory_of(base)
+    yield Candidate(f"example {name} with its records", None, _create(base, known))
+    other = "whatsapp" if base.get("integration_type") == "phone_call" else "phone_call"
+    agent = known["agents"][0]  # type: ignore[index]
+    changes: dict[str, dict[str, object]] = {
+        "agent unknown": {**known, "agents": []},
+        "integration unknown": {**known, "agents": [{**agent, "integrations": {}}]},
+        "integration of the other type": {
+            **known,
+            "agents": [{**agent, "integrations": {str(base.get("integration_id")): other}}],
+        },
+        "tags unknown": {**known, "tags": []},
+        "billing limit reached": {**known, "billing_limit_reached": True},
+    }
+    for why, records in changes.items():
+        yield Candidate(f"records of {name}: {why}", None, _create(base, records))
+
+
+_STATUSES = ("pending", "running", "paused", "completed", "cancelled", "unknown_status")
+
+
+def _update_changes(
+    name: str,
+    base: Mapping[str, object],
+    merged: Mapping[str, Mapping[str, list[object]]],
+    zones: Sequence[frozenset[str] | None],
+) -> Iterator[Candidate]:
+    """Patches on `base` stored: each top-level bound's values, owner fields, each status."""
+
+    def update(why: str, member: str | None, patch: object, status: str | None = None) -> Candidate:
+        request: dict[str, object] = {"kind": "update", "body": _text(patch), "directory": None}
+        request |= {"existing": dict(base), "status": status}
+        return Candidate(f"update of {name}: {why}", member, request)
+
+    yield update("an empty patch", None, {})
+    yield update("a patch that is not an object", None, [])
+    for status in _STATUSES:
+        yield update(f"status {status}", None, {"name": "Renamed"}, status)
+    for member, value in (
+        ("agent_id", "5a1e9c3b-7d2f-4b8a-a6e0-3c9f1d7b5e24"),
+        ("integration_id", "another"),
+        ("integration_type", "whatsapp"),
+        ("cycles", {"enabled": False}),
+        ("cycles", {"mode": "scheduled"}),
+        ("cycles", {"max_iterations": 5}),
+    ):
+        yield update(f"{member} changed", f"/{member}", {member: value})
+    for pattern, keywords in merged.items():
+        if pattern.count("/") != 1 or "*" in pattern:
+            continue
+        for keyword, values in keywords.items():
+            for bound, why in bound_values(keyword, values, zones):
+                yield update(why, pattern, {pattern[1:]: bound})
+    yield Candidate(
+        f"update of {name}: a stored campaign that is not one",
+        None,
+        {"kind": "update", "body": _text({}), "directory": None, "existing": [], "status": None},
+    )
+
+
+def _response_changes() -> Iterator[Candidate]:
+    """Each shipped response example, then each with one member left out or made null."""
+    for example, (reader, http_status) in _RESPONSE_EXAMPLES.items():
+        body = examples_of("responses", example)
+        yield Candidate(f"response {example}", None, _response(body, reader, http_status))
+        if reader == "error":
+            for status in (200, 404, 409, 500, 503):
+                yield Candidate(
+                    f"response {example} with status {status}",
+                    None,
+                    _response(body, reader, status),
+                )
+        for member in _members(body):
+            for value, why in ((_LEFT_OUT, "left out"), (None, "null"), ("", "empty")):
+                changed = _with(body, member, value)
+                if changed is not None:
+                    yield Candidate(
+                        f"response {example}: {member} {why}",
+                        member,
+                        _response(changed, reader, http_status),
+                    )
+
+
+def _response(body: object, reader: str, http_status: int | None) -> dict[str, object]:
+    request: dict[str, object] = {"kind": "response", "body": _text(body), "reader": reader}
+    return request | {"http_status": http_status}
+
+
+# Replay ---------------------------------------------------------------------------------------
+
+
+def replayed(lines: Sequence[bytes]) -> list[Candidate]:
+    """Each replayed line as a request: a protocol request as it is, any other as a body to create.
+
+    The caller reads at most `REPLAY_MAX_LINES` lines of at most `REPLAY_LINE_MAX_BYTES` each.
+    """
+    found: list[Candidate] = []
+    for number, line in enumerate(lines, start=1):
+        text = line.rstrip(b"\r\n")
+        if not text.strip():
+            continue
+        request = _as_request(text)
+        found.append(Candidate(f"replay line {number}", None, request))
+    return found
+
+
+def _as_request(text: bytes) -> dict[str, object]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    kind = value.get("kind") if isinstance(value, dict) else None
+    if (
+        isinstance(value, dict)
+        and kind in {"create", "update", "response"}
+        and isinstance(value.get("body"), dict)
+    ):
+        return {name: item for name, item in value.items() if name != "id"}
+    try:
+        return {"kind": "create", "body": {"text": text.decode("utf-8")}, "directory": None}
+    except UnicodeDecodeError:
+        import base64
+
+        coded = base64.b64encode(text).decode("ascii")
+        return {"kind": "create", "body": {"base64": coded}, "directory": None}
