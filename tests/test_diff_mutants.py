@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripts.diff_mutants import UNREACHABLE, Mutant, mutants
+from scripts.diff_mutants import UNREACHABLE, Mutant, mutants, run, table
 from scripts.install_revision import ROOT
 
 from campaign_rules._campaign import shape
@@ -182,3 +182,25 @@ def test_a_mutant_changes_the_verdict_it_names(
 
 def _caches(directory: str, names: list[str]) -> list[str]:
     return [name for name in names if name == "__pycache__" or name.endswith(".so")]
+
+
+# The script end to end, on two mutants: one of a bound in `_core/limits.py` (the diff must
+# find it stricter) and one of a key in the rule table (a refused body comes back rekeyed).
+_END_TO_END = (
+    "retries.within_bounds: RETRIES high 5 -> 4",
+    "cycles.mode_is_known: key _400 -> ErrorKey.INVALID_STATUS",
+)
+
+
+def test_the_script_reports_each_mutant_on_its_rule() -> None:
+    chosen = [mutant for mutant in MUTANTS if mutant.name in _END_TO_END]
+    assert len(chosen) == len(_END_TO_END)
+    outcomes = run("HEAD", chosen, progress=False)
+    assert [outcome.problems for outcome in outcomes] == [[], []]
+    assert [outcome.verdicts for outcome in outcomes] == [
+        {"retries.within_bounds": "looser"},
+        {"cycles.mode_is_known": "incomparable"},
+    ]
+    assert [outcome.verified for outcome in outcomes] == [1, 1]
+    summary = table(outcomes)
+    assert summary.endswith("2 of 2 mutants reported on their rules with a verified witness.\n")

@@ -17,7 +17,7 @@ answered `unsupported`, with the reason, and the diff names the rules it could t
 probe. Bodies are judged in batches: each batch is written to files of a scratch directory and
 judged by one `check --json` process. A batch the command fails on as a whole (a traceback, no
 JSON) is halved until the body it fails on is alone, and that body is `unsupported`, with the
-command's last line.
+command's last line, and marked `"failed": true`.
 """
 
 from __future__ import annotations
@@ -202,7 +202,10 @@ class LegacySide:
             unread = _unread_files(done.stderr)
             return [_answer(reports.get(path), unread.get(path), kind) for path in files]
         if len(bodies) == 1:
-            return [{"unsupported": f"check --json failed on it: {_last_line(done.stderr)}"}]
+            # Not a kind it cannot judge: a body it fails on (a server on it answers 500). The
+            # protocol has no answer for that; `failed` tells it from the kinds it lacks.
+            said = _last_line(done.stderr)
+            return [{"unsupported": f"check --json failed on it: {said}", "failed": True}]
         half = len(bodies) // 2
         return [
             *self._judge_batch(kind, status, bodies[:half]),
