@@ -3,7 +3,7 @@
 Usage, from the repository root, in the development environment:
 
     .venv/bin/python scripts/diff_mutants.py [--revision REV] [--only TEXT]... [--limit N]
-                                              [--pip] [--json FILE] [--list]
+                                              [--jobs N] [--pip] [--json FILE] [--list]
 
 A mutant is one edit of the rule table's declarations, made in a scratch copy of the revision
 (`git archive`, HEAD by default): mutmut does not mutate module constants, so the rows and the
@@ -38,12 +38,16 @@ from __future__ import annotations
 
 import argparse
 import ast
+import concurrent.futures
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -390,25 +394,31 @@ def run(
     chosen: Sequence[Mutant] | None = None,
     *,
     pip: bool = False,
+    jobs: int = 1,
     progress: bool = True,
 ) -> list[Outcome]:
-    """Install `revision` and each mutant of it (`chosen`, else all); diff each; the outcomes."""
+    """Install `revision` and each mutant of it (`chosen`, else all); diff each; the outcomes.
+
+    `jobs` mutants are diffed at once (one at a time with `pip`, which installs from the one
+    scratch tree). On an interrupt, every diff still running is ended with its processes.
+    """
     with tempfile.TemporaryDirectory(prefix="diff-mutants-") as scratch:
         work = Path(scratch)
         tree = work / "tree"
         base = work / "base"
         install_revision(revision, base, unpack_into=tree)
         base_command = base / "bin" / "campaign-rules"
-        outcomes = []
-        selected = mutants(tree) if chosen is None else chosen
-        for number, mutant in enumerate(selected, 1):
+        selected = list(mutants(tree) if chosen is None else chosen)
+
+        def one(number: int, mutant: Mutant) -> Outcome:
             started = time.monotonic()
             installed = work / f"mutant-{number}"
-            command = _install_mutant(mutant, tree, base, installed, pip=pip)
-            outcome = _diffed(mutant, base_command, command)
+            try:
+                command = _install_mutant(mutant, tree, base, installed, pip=pip)
+                outcome = _diffed(mutant, base_command, command)
+            finally:
+                shutil.rmtree(installed, ignore_errors=True)
             outcome.seconds = time.monotonic() - started
-            outcomes.append(outcome)
-            shutil.rmtree(installed)
             if progress:
                 mark = "ok  " if outcome.passed else "FAIL"
                 print(
@@ -416,7 +426,31 @@ def run(
                     file=sys.stderr,
                     flush=True,
                 )
-        return outcomes
+            return outcome
+
+        workers = 1 if pip else max(1, jobs)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(one, n, m) for n, m in enumerate(selected, 1)]
+            try:
+                return [future.result() for future in futures]
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                _end_running()
+                raise
+
+
+# The diff processes running, each in a session of its own: ended, with the processes they
+# started, when the run is interrupted.
+_RUNNING: set[subprocess.Popen[str]] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def _end_running() -> None:
+    with _RUNNING_LOCK:
+        for process in _RUNNING:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 def _install_mutant(mutant: Mutant, tree: Path, base: Path, installed: Path, *, pip: bool) -> Path:
@@ -440,18 +474,26 @@ def _install_mutant(mutant: Mutant, tree: Path, base: Path, installed: Path, *, 
 
 def _diffed(mutant: Mutant, base_command: Path, mutant_command: Path) -> Outcome:
     """Run `BASE diff MUTANT --format json` and judge its report of the mutant."""
-    done = subprocess.run(
+    process = subprocess.Popen(
         [str(base_command), "diff", str(mutant_command), "--format", "json", "--fail-on", "none"],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         stdin=subprocess.DEVNULL,
-        check=False,
         env=_environment(),
+        start_new_session=True,
     )
-    if done.returncode != 0:
-        said = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+    with _RUNNING_LOCK:
+        _RUNNING.add(process)
+    try:
+        stdout, stderr = process.communicate()
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(process)
+    if process.returncode != 0:
+        said = stderr.strip().splitlines()[-1:] or [f"exit status {process.returncode}"]
         return Outcome(mutant, {}, 0, [f"the diff failed: {said[0]}"], 0.0)
-    report = json.loads(done.stdout)
+    report = json.loads(stdout)
     return _judged(mutant, report, base_command, mutant_command)
 
 
@@ -578,6 +620,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--limit", type=int, help="at most this many mutants (the first ones)")
     parser.add_argument("--pip", action="store_true", help="install each mutant with pip")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants diffed at once (1)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the outcomes as JSON too")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     arguments = parser.parse_args(argv)
@@ -598,8 +641,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{mutant.kind:12} {mutant.name}  [{', '.join(mutant.rules)}]")
         return 0
     started = time.monotonic()
+    signal.signal(signal.SIGTERM, _interrupted)
     try:
-        outcomes = run(arguments.revision, chosen, pip=arguments.pip)
+        outcomes = run(arguments.revision, chosen, pip=arguments.pip, jobs=arguments.jobs)
     except InstallFailed as error:
         print(f"diff_mutants: {error}", file=sys.stderr)
         return 2
@@ -620,6 +664,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         arguments.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
     return 0 if all(outcome.passed for outcome in outcomes) else 1
+
+
+def _interrupted(number: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C: the diffs running are ended, and the scratch directory removed."""
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
