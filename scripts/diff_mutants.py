@@ -30,8 +30,9 @@ installs each mutant with pip instead). Then the revision's command runs `campai
 MUTANT --format json`, and the mutant passes when the report names a change on each rule the
 edit touches, none of them `equivalent`, each with a witness that this script judges again with
 both installed commands (through `_diff.opening.open_old`, as the diff opens OLD) and finds
-judged as the report says. The summary table is printed; `--json` writes it too. Its last full
-run is in docs/guides/diff.md, with the commit it ran at.
+judged as the report says. The summary table is printed; `--json` writes the run as JSON, and
+`--write` writes a full run into docs/guides/diff.md, with the commit it ran at (`--write-from`
+writes one a `--json` file holds).
 """
 
 from __future__ import annotations
@@ -586,25 +587,85 @@ def _environment() -> dict[str, str]:
 # The summary.
 
 
-def table(outcomes: Sequence[Outcome]) -> str:
-    """The summary as a Markdown table, then the count of mutants reported."""
+PAGE = ROOT / "docs" / "guides" / "diff.md"
+BEGIN = "<!-- diff-mutants: the last full run, written by scripts/diff_mutants.py --write -->"
+END = "<!-- diff-mutants: end -->"
+
+
+def record(
+    outcomes: Sequence[Outcome], commit: str, seconds: float, jobs: int
+) -> dict[str, object]:
+    """A run as JSON: the commit mutated, its time, and each mutant's outcome."""
+    return {
+        "commit": commit,
+        "seconds": round(seconds),
+        "jobs": jobs,
+        "mutants": [
+            {
+                "mutant": o.mutant.name,
+                "kind": o.mutant.kind,
+                "rules": list(o.mutant.rules),
+                "verdicts": o.verdicts,
+                "verified": o.verified,
+                "problems": o.problems,
+                "seconds": round(o.seconds, 1),
+            }
+            for o in outcomes
+        ],
+    }
+
+
+def table(run_record: dict[str, object]) -> str:
+    """A run as Markdown: a table of the mutants, then how many were reported."""
+    rows = run_record["mutants"]
+    assert isinstance(rows, list)
     lines = [
         "| mutant | kind | verdict on its rule | witnesses verified | result |",
         "|---|---|---|---|---|",
     ]
-    for outcome in outcomes:
-        verdicts = sorted(set(outcome.verdicts.values())) or ["—"]
-        result = "reported" if outcome.passed else "NOT REPORTED: " + "; ".join(outcome.problems)
-        lines.append(
-            f"| {outcome.mutant.name} | {outcome.mutant.kind} | {', '.join(verdicts)} "
-            f"| {outcome.verified} | {result} |"
+    for row in rows:
+        verdicts = sorted(set(row["verdicts"].values())) or ["—"]
+        result = (
+            "reported" if not row["problems"] else "not reported: " + "; ".join(row["problems"])
         )
-    passed = sum(1 for outcome in outcomes if outcome.passed)
+        lines.append(
+            f"| {row['mutant']} | {row['kind']} | {', '.join(verdicts)} "
+            f"| {row['verified']} | {result} |"
+        )
+    reported = sum(1 for row in rows if not row["problems"])
     lines += [
         "",
-        f"{passed} of {len(outcomes)} mutants reported on their rules with a verified witness.",
+        f"{reported} of {len(rows)} mutants reported on their rules with a verified witness.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def docs_section(run_record: dict[str, object]) -> str:
+    """The page's section of a full run: when and how it ran, the counts by kind, the table."""
+    rows = run_record["mutants"]
+    assert isinstance(rows, list)
+    kinds: dict[str, list[int]] = {}
+    for row in rows:
+        counts = kinds.setdefault(row["kind"], [0, 0])
+        counts[0] += 1
+        counts[1] += not row["problems"]
+    minutes = int(str(run_record["seconds"])) / 60
+    label = (
+        f"The last full run, at commit {run_record['commit']}, took {minutes:.0f} minutes "
+        f"(`--jobs {run_record['jobs']}`, on two cores shared with other work):"
+    )
+    by_kind = ["| kind | mutants | reported |", "|---|---|---|"] + [
+        f"| {kind} | {counts[0]} | {counts[1]} |" for kind, counts in kinds.items()
+    ]
+    return "\n".join([BEGIN, label, "", *by_kind, "", table(run_record).rstrip(), END])
+
+
+def write_docs(run_record: dict[str, object]) -> None:
+    """Write the run into docs/guides/diff.md, in place of the last one."""
+    page = PAGE.read_text(encoding="utf-8")
+    start = page.index(BEGIN)
+    end = page.index(END, start) + len(END)
+    PAGE.write_text(page[:start] + docs_section(run_record) + page[end:], encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -621,13 +682,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="at most this many mutants (the first ones)")
     parser.add_argument("--pip", action="store_true", help="install each mutant with pip")
     parser.add_argument("--jobs", type=int, default=1, help="mutants diffed at once (1)")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="write the outcomes as JSON too")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the run as JSON too")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument(
+        "--write", action="store_true", help=f"write a full run into {PAGE.relative_to(ROOT)}"
+    )
+    parser.add_argument(
+        "--write-from",
+        type=Path,
+        metavar="FILE",
+        help="write the run FILE (from --json) into the page, and run nothing",
+    )
     arguments = parser.parse_args(argv)
+    if arguments.write_from is not None:
+        write_docs(json.loads(arguments.write_from.read_text(encoding="utf-8")))
+        return 0
+    if arguments.write and (arguments.only or arguments.limit is not None):
+        parser.error("--write takes a full run: no --only, no --limit")
     with tempfile.TemporaryDirectory(prefix="diff-mutants-list-") as scratch:
         tree = Path(scratch)
         try:
-            unpack(arguments.revision, tree)
+            commit = unpack(arguments.revision, tree)
         except InstallFailed as error:
             print(f"diff_mutants: {error}", file=sys.stderr)
             return 2
@@ -643,26 +718,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     signal.signal(signal.SIGTERM, _interrupted)
     try:
-        outcomes = run(arguments.revision, chosen, pip=arguments.pip, jobs=arguments.jobs)
+        outcomes = run(commit, chosen, pip=arguments.pip, jobs=arguments.jobs)
     except InstallFailed as error:
         print(f"diff_mutants: {error}", file=sys.stderr)
         return 2
-    print(table(outcomes))
-    print(f"{time.monotonic() - started:.0f} s in all.")
+    run_record = record(outcomes, commit[:7], time.monotonic() - started, arguments.jobs)
+    print(table(run_record))
+    print(f"{run_record['seconds']} s in all.")
     if arguments.json is not None:
-        rows = [
-            {
-                "mutant": o.mutant.name,
-                "kind": o.mutant.kind,
-                "rules": list(o.mutant.rules),
-                "verdicts": o.verdicts,
-                "verified": o.verified,
-                "problems": o.problems,
-                "seconds": round(o.seconds, 1),
-            }
-            for o in outcomes
-        ]
-        arguments.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+        arguments.json.write_text(json.dumps(run_record, indent=2) + "\n", encoding="utf-8")
+    if arguments.write:
+        write_docs(run_record)
     return 0 if all(outcome.passed for outcome in outcomes) else 1
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripts.diff_mutants import UNREACHABLE, Mutant, mutants, run, table
+from scripts.diff_mutants import UNREACHABLE, Mutant, mutants, record, run, table
 from scripts.install_revision import ROOT
 
 from campaign_rules._campaign import shape
@@ -202,5 +202,5 @@ def test_the_script_reports_each_mutant_on_its_rule() -> None:
         {"cycles.mode_is_known": "incomparable"},
     ]
     assert [outcome.verified for outcome in outcomes] == [1, 1]
-    summary = table(outcomes)
+    summary = table(record(outcomes, "abcdef0", 60.0, 1))
     assert summary.endswith("2 of 2 mutants reported on their rules with a verified witness.\n")
