@@ -124,7 +124,7 @@ class LegacySide:
         """Its `schema` output, parsed; None when it has no `schema` or prints no object."""
         try:
             schema = json.loads(self._ask("schema"))
-        except (CannotCompare, ValueError):
+        except (CannotCompare, ValueError, RecursionError):
             return None
         return schema if isinstance(schema, dict) else None
 
@@ -218,7 +218,7 @@ class LegacySide:
         if self._catalogue is None:
             try:
                 document = json.loads(self._ask("rules", "--json"))
-            except ValueError:
+            except (ValueError, RecursionError):  # no JSON, or nested past the decoder's limit
                 document = None
             if not isinstance(document, dict):
                 raise CannotCompare(
@@ -289,7 +289,7 @@ def _reports(stdout: str) -> dict[str, Mapping[str, object]] | None:
     """`check --json`'s reports by file name; None when it printed no list of reports."""
     try:
         reports = json.loads(stdout)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(reports, list):
         return None
