@@ -163,8 +163,11 @@ def test_a_batch_it_fails_on_is_halved_down_to_the_body(
     answers = open_legacy(str(broken)).judge(_requests(bodies, kind="create", directory=None))
     assert answers[2] == {
         "id": "case-2",
-        "unsupported": "check --json failed on it: RuntimeError: a defect of this version",
-        "failed": True,
+        "ok": False,
+        "status": 500,
+        "violations": [],
+        "envelope": None,
+        "failed": "check --json failed on it: RuntimeError: a defect of this version",
     }
     others = [answers[n] for n in (0, 1, 3)]
     expected = old_library_answers(legacy_command, "create", _written(tmp_path, bodies))

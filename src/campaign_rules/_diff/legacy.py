@@ -16,8 +16,9 @@ lists; every other request (an update, a creation with a directory, a reader it 
 answered `unsupported`, with the reason, and the diff names the rules it could therefore not
 probe. Bodies are judged in batches: each batch is written to files of a scratch directory and
 judged by one `check --json` process. A batch the command fails on as a whole (a traceback, no
-JSON) is halved until the body it fails on is alone, and that body is `unsupported`, with the
-command's last line, and marked `"failed": true`.
+JSON) is halved until the body it fails on is alone, whose answer is a refusal with status 500
+and no violation, as a server running that version answers it, and `failed`: the command's last
+line.
 """
 
 from __future__ import annotations
@@ -202,10 +203,7 @@ class LegacySide:
             unread = _unread_files(done.stderr)
             return [_answer(reports.get(path), unread.get(path), kind) for path in files]
         if len(bodies) == 1:
-            # Not a kind it cannot judge: a body it fails on (a server on it answers 500). The
-            # protocol has no answer for that; `failed` tells it from the kinds it lacks.
-            said = _last_line(done.stderr)
-            return [{"unsupported": f"check --json failed on it: {said}", "failed": True}]
+            return [_failed(f"check --json failed on it: {printable(_last_line(done.stderr))}")]
         half = len(bodies) // 2
         return [
             *self._judge_batch(kind, status, bodies[:half]),
@@ -314,6 +312,15 @@ def _unread_files(stderr: str) -> dict[str, str]:
         if said and separator:
             unread[name] = why
     return unread
+
+
+def _failed(reason: str) -> Answer:
+    """The answer (without its id) to a body the version fails on (D-diff-legacy).
+
+    Not `unsupported`: the version judges such bodies, and fails. A server running it answers
+    them 500, with none of its rules named; `failed` says why.
+    """
+    return {"ok": False, "status": 500, "violations": [], "envelope": None, "failed": reason}
 
 
 def _answer(report: Mapping[str, object] | None, unread: str | None, kind: str) -> Answer:
