@@ -22,13 +22,13 @@ def serve() -> int:
             told: dict[str, object] = {
                 "id": request.get("id"),
                 "protocol": 1,
-                "executor": described.executor,
+                "executor": described.executor.replace("in-process", "test executor"),
                 "ruleset": {"version": described.version, "fingerprint": described.fingerprint},
                 "kinds": list(described.kinds),
             }
         else:
             told = answer(request)
-        sys.stdout.write(json.dumps(told, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(told) + "\n")  # ASCII: a lone surrogate escaped
         sys.stdout.flush()
     return 0
 

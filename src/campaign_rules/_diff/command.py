@@ -30,7 +30,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         + describe_exits(
             valid="no change fails --fail-on",
             invalid="a change fails --fail-on",
-            unreadable="OLD is missing or not a campaign-rules, or FILE.jsonl cannot be read",
+            unreadable="OLD is missing or not a campaign-rules, or FILE.jsonl or the kit "
+            "cannot be read",
         ),
     )
     command.add_argument(
@@ -49,20 +50,28 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="also judge these bodies, one a line (or one protocol request a line); the first "
         "1000 lines are read, each of at most the body size limit",
     )
+    command.add_argument(
+        "--kit",
+        metavar="DIR",
+        help="also judge the requests of this exported conformance kit "
+        "(`campaign-rules conformance export DIR`)",
+    )
 
 
 def run(args: argparse.Namespace) -> tuple[int, str]:
     """The exit status and the report; 2 and one line when the versions cannot be compared."""
     from campaign_rules._cli.exits import say
     from campaign_rules._diff.comparing import compare
+    from campaign_rules._diff.kit import CannotReadKit, kit_candidates
     from campaign_rules._diff.replay import CannotReplay, read_replay
     from campaign_rules._diff.report import fails, render
     from campaign_rules._diff.sides import CannotCompare
 
     try:
         replay = [] if args.replay is None else read_replay(args.replay)
-        report = compare(args.old, replay)
-    except (CannotCompare, CannotReplay) as error:
+        kit = [] if args.kit is None else kit_candidates(args.kit)
+        report = compare(args.old, [*kit, *replay])
+    except (CannotCompare, CannotReplay, CannotReadKit) as error:
         say(str(error))
         return ExitStatus.UNREADABLE, ""
     status = ExitStatus.INVALID if fails(report, args.fail_on) else ExitStatus.VALID

@@ -14,7 +14,8 @@ __all__ = ["drawn_bodies"]
 def drawn_bodies(count: int = HYPOTHESIS_DRAWS) -> list[Candidate]:
     """`count` valid creation bodies and `count` bodies with one defect, as create requests.
 
-    None when Hypothesis is not installed (the `strategies` extra): the diff says so.
+    No bodies when Hypothesis is not installed (the `strategies` extra): the report's count of
+    bodies then holds none of them.
     """
     try:
         from hypothesis import HealthCheck, Phase, given, settings

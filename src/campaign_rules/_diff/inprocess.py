@@ -1,8 +1,8 @@
 """The installed version as a side, judged in this process by the in-process executor.
 
 `answer(request)` answers one request of the conformance executor protocol (version 1) with
-this library's verdict. It stands in for `campaign_rules._conformance.executor.answer`, the
-module behind `conformance serve`, which the diff uses once both are in one tree.
+this library's verdict. It stands in for the executor behind `conformance serve` (issue 39),
+which the diff uses in its place once both are in one tree.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import IO
 from campaign_rules._diff.environment import environment_of_command
 from campaign_rules._diff.sides import Answer, CannotCompare, Description, Environment, Request
 
-__all__ = ["ProcessSide", "run_json"]
+__all__ = ["Printing", "ProcessSide"]
 
 # How long a command may take to print its rules or its schema, or to describe itself.
 _PATIENCE_SECONDS = 120
@@ -30,6 +30,8 @@ class ProcessSide:
         self._command = command
         self._executor = executor
         self._told = told
+        # `rules --json` and `schema`, started together once the executor has answered.
+        self._printing: dict[str, Printing] = {}
 
     @classmethod
     def start(cls, command: str) -> ProcessSide | None:
@@ -59,6 +61,8 @@ class ProcessSide:
             side.close()
             return None
         side._told = description
+        for arguments in (["rules", "--json"], ["schema"]):
+            side._printing[arguments[0]] = Printing(command, arguments)
         return side
 
     def describe(self) -> Description:
@@ -67,7 +71,7 @@ class ProcessSide:
 
     def rules(self) -> list[dict[str, object]]:
         """The rows of its `rules --json`."""
-        printed = run_json(self._command, ["rules", "--json"])
+        printed = self._printing["rules"].read()
         rows = printed.get("rules") if isinstance(printed, dict) else None
         if not isinstance(rows, list):
             raise CannotCompare(f"{self._command} rules --json gives no rules")
@@ -76,7 +80,7 @@ class ProcessSide:
     def bounds(self) -> dict[str, object] | None:
         """Its `schema`, or None when it prints none."""
         try:
-            printed = run_json(self._command, ["schema"])
+            printed = self._printing["schema"].read()
         except CannotCompare:
             return None
         return printed if isinstance(printed, dict) else None
@@ -91,6 +95,8 @@ class ProcessSide:
 
     def close(self) -> None:
         """Ends the executor: its input closed, then waited for (a kill if it lingers)."""
+        for printing in self._printing.values():
+            printing.end()
         executor = self._executor
         if executor.stdin is not None and not executor.stdin.closed:
             with contextlib.suppress(OSError):
@@ -178,21 +184,48 @@ def _description_of(told: Answer) -> Description | None:
     )
 
 
-def run_json(command: str, arguments: list[str]) -> object:
-    """What `command ARGUMENTS` prints, read as JSON; `CannotCompare` when it cannot be."""
-    shown = " ".join([command, *arguments])
-    try:
-        done = subprocess.run(
-            [command, *arguments],
-            capture_output=True,
-            timeout=_PATIENCE_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError) as error:
-        raise CannotCompare(f"cannot run {shown}: {error}") from None
-    if done.returncode != 0:
-        raise CannotCompare(f"{shown} exited {done.returncode}")
-    try:
-        return json.loads(done.stdout)
-    except ValueError:
-        raise CannotCompare(f"{shown} printed no JSON") from None
+class Printing:
+    """A command started for what it prints as JSON, read when first asked."""
+
+    def __init__(self, command: str, arguments: list[str]) -> None:
+        self._shown = " ".join([command, *arguments])
+        self._printed: object = None
+        self._error: str | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        try:
+            self._process = subprocess.Popen(
+                [command, *arguments], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            )
+        except OSError as error:
+            self._error = f"cannot run {self._shown}: {error.strerror}"
+
+    def read(self) -> object:
+        """What it printed, as JSON; `CannotCompare` when it failed or printed no JSON."""
+        process = self._process
+        if process is not None:
+            self._process = None
+            try:
+                output, _ = process.communicate(timeout=_PATIENCE_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+                output = b""
+                self._error = f"{self._shown} printed nothing in {_PATIENCE_SECONDS} s"
+            if self._error is None and process.returncode != 0:
+                self._error = f"{self._shown} exited {process.returncode}"
+            if self._error is None:
+                try:
+                    self._printed = json.loads(output)
+                except ValueError:
+                    self._error = f"{self._shown} printed no JSON"
+        if self._error is not None:
+            raise CannotCompare(self._error)
+        return self._printed
+
+    def end(self) -> None:
+        """Ends the command if it was never read."""
+        process = self._process
+        if process is not None:
+            self._process = None
+            process.kill()
+            process.communicate()

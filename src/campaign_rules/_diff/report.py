@@ -43,7 +43,7 @@ def document(
     for rule in order:
         finding = found.get(rule)
         listed = by_rule.get(rule, [])
-        if not listed and finding is not None and finding.witness is not None:
+        if not listed and finding is not None and finding.verdict not in {"equivalent", "unprobed"}:
             listed = [RowChange(rule, "behaviour", None, None)]
         for change in listed:
             changes.append(_change(change, finding))
@@ -177,6 +177,27 @@ def _judged(answer: Mapping[str, object]) -> str:
     return f"refused {answer['status']}: {named}{more}"
 
 
+def _changed_member(witness: Mapping[str, object]) -> str:
+    """The member a witness changed and its value there, and where the body came from."""
+    member = witness["member"]
+    body = witness["body"]
+    if not isinstance(member, str) or not isinstance(body, str):
+        return str(witness["origin"])
+    try:
+        value: object = json.loads(body)
+    except ValueError:
+        return str(witness["origin"])
+    for part in member.split("/")[1:]:
+        name = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict) and name in value:
+            value = value[name]
+        elif isinstance(value, list) and name.isdigit() and int(name) < len(value):
+            value = value[int(name)]
+        else:
+            return f"{member} left out ({witness['origin']})"
+    return f"{member} = {_compact(value, 60)} ({witness['origin']})"
+
+
 def _identity(side: Mapping[str, object]) -> str:
     fingerprint = str(side["fingerprint"] or "unknown")[:16]
     return (
@@ -211,7 +232,8 @@ def _text(report: Mapping[str, object]) -> str:
         if witness is None:
             lines.append(f"    {change['note']}")
             continue
-        lines.append(f"    witness ({witness['origin']}): {_compact(witness['body'])}")
+        lines.append(f"    witness: {_changed_member(witness)}")
+        lines.append(f"      body: {_compact(witness['body'])}")
         lines.append(f"      old: {_judged(witness['old'])}")
         lines.append(f"      new: {_judged(witness['new'])}")
     lines.append(_environment_line(environment))
@@ -275,15 +297,15 @@ def _markdown(report: Mapping[str, object]) -> str:
         for change in changes:
             witness = change["witness"]
             shown = (
-                change["note"]
+                _cell(change["note"])
                 if witness is None
-                else f"`{_cell(witness['body'])}`: old {_judged(witness['old'])}; "
-                f"new {_judged(witness['new'])}"
+                else f"{_cell(_changed_member(witness))}: old {_cell(_judged(witness['old']))}; "
+                f"new {_cell(_judged(witness['new']))}"
             )
             lines.append(
                 f"| `{change['rule']}` | {change['change']} | {_cell(change['old'])} → "
                 f"{_cell(change['new'])} | {change['verdict']} | "
-                f"{'yes' if change['breaking'] else 'no'} | {_cell(shown)} |"
+                f"{'yes' if change['breaking'] else 'no'} | {shown} |"
             )
     else:
         lines.append("No change found.")

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import attrs
 
 from campaign_rules._diff.candidates import Candidate
+from campaign_rules._diff.narrowing import one_member_versions
 from campaign_rules._diff.sides import Answer, Side
 
 __all__ = ["Finding", "Judged", "Witness", "findings", "judge_both", "reach_of"]
@@ -87,6 +88,8 @@ class Finding:
         """The finding in words: no differing body found in N, or why it was not probed."""
         if self.verdict == "unprobed":
             return f"not probed: {self.reason}"
+        if self.witness is None and self.verdict != "equivalent":
+            return f"{self.verdict}: a differing body found among {self.tried} differed no more"
         if self.witness is None:
             return f"no differing body found in {self.tried}"
         return f"{self.verdict}: a differing body among {self.tried}"
@@ -122,6 +125,7 @@ def findings(
             for rule, sort in _differences(pair):
                 evidence.setdefault(rule, []).append((sort, pair))
     chosen = {rule: _chosen(found) for rule, found in evidence.items()}
+    chosen |= _narrowed(chosen, evidence, old, new)
     confirmed = _rejudged(chosen, old, new)
     result: dict[str, Finding] = {}
     for rule, row in rows.items():
@@ -135,9 +139,35 @@ def findings(
         if witness is None:
             result[rule] = Finding(rule, "equivalent", False, None, tried)
             continue
-        breaking = any(pair.breaking for _, pair in evidence[rule])
-        result[rule] = Finding(rule, _verdict(sorts), breaking, witness, tried)
+        breaking = any(pair.breaking for _, pair in evidence.get(rule, []))
+        verdict = _verdict(sorts) if sorts else "equivalent"
+        result[rule] = Finding(rule, verdict, breaking, witness, tried)
     return result
+
+
+def _narrowed(
+    chosen: Mapping[str, Judged],
+    evidence: Mapping[str, list[tuple[str, Judged]]],
+    old: Side,
+    new: Side,
+) -> dict[str, Judged]:
+    """For each witness with more than one member changed, one with one, when one is found."""
+    tries: dict[str, list[Candidate]] = {
+        rule: one_member_versions(pair.candidate)
+        for rule, pair in chosen.items()
+        if pair.candidate.member is None
+    }
+    flat = [candidate for listed in tries.values() for candidate in listed]
+    judged = iter(judge_both(old, new, flat))
+    narrowed: dict[str, Judged] = {}
+    for rule, listed in tries.items():
+        sorts = {sort for sort, _ in evidence[rule]}
+        for pair in [next(judged) for _ in listed]:
+            if rule not in narrowed and any(
+                found == rule and sort in sorts for found, sort in _differences(pair)
+            ):
+                narrowed[rule] = pair
+    return narrowed
 
 
 def _supported(pair: Judged) -> bool:

@@ -1,0 +1,220 @@
+"""`campaign-rules diff OLD`, run as a process against versions run as processes (issue 40).
+
+OLD is this very source tree, or a scratch copy of it with one row's bound changed, each behind
+an executable `campaign-rules` that serves the executor protocol (tests/diff_support.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from campaign_rules import validate_create_json
+from campaign_rules._diff.candidates import Candidate, base_bodies
+from campaign_rules._diff.narrowing import one_member_versions
+from campaign_rules._diff.sides import Environment
+from campaign_rules._diff.structure import environment_change, row_changes
+from tests.diff_support import SOURCE, changed_copy, version_command
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "schema" / "diff.schema.json").read_text(encoding="utf-8"))
+RETRIES = ("_core/limits.py", "RETRIES: Final = Bounds(0, 5)")
+
+
+def diff(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """`campaign-rules diff ARGUMENTS` of this tree, as a process."""
+    return subprocess.run(
+        [sys.executable, "-m", "campaign_rules", "diff", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(SOURCE)},
+    )
+
+
+@pytest.fixture(scope="module")
+def same(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This version as OLD."""
+    return version_command(tmp_path_factory.mktemp("same"))
+
+
+@pytest.fixture(scope="module")
+def same_report(same: Path) -> dict[str, object]:
+    """The JSON report of this version against itself."""
+    done = diff(str(same), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report: dict[str, object] = json.loads(done.stdout)
+    return report
+
+
+def _retries_at_most(high: int, folder: Path) -> Path:
+    module, line = RETRIES
+    source = changed_copy(folder, module, line, f"RETRIES: Final = Bounds(0, {high})")
+    return version_command(folder, source)
+
+
+@pytest.fixture(scope="module")
+def looser_old(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An OLD whose `retries` may be 6: the installed version refuses what it accepted."""
+    return _retries_at_most(6, tmp_path_factory.mktemp("looser"))
+
+
+@pytest.fixture(scope="module")
+def stricter_old(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An OLD whose `retries` may be at most 4."""
+    return _retries_at_most(4, tmp_path_factory.mktemp("stricter"))
+
+
+def test_the_installed_version_against_itself_changes_nothing(
+    same_report: dict[str, Any],
+) -> None:
+    report = same_report
+    jsonschema.validate(report, SCHEMA)
+    assert report["changes"] == []
+    assert report["old"]["fingerprint"] == report["new"]["fingerprint"]
+    assert report["summary"]["breaking"] == 0
+    assert report["bodies"] > 500
+    # The rules no executor request reaches are named, with why.
+    assert {item["rule"].split(".")[0] for item in report["unprobed"]} == {
+        "path",
+        "header",
+        "lifecycle",
+        "idempotency",
+        "rate",
+    }
+
+
+def test_a_bound_made_stricter_is_reported_breaking_with_a_witness(looser_old: Path) -> None:
+    done = diff(str(looser_old), "--format", "json")
+    assert done.returncode == 1, done.stderr  # --fail-on breaking is the default
+    report = json.loads(done.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["old"]["fingerprint"] != report["new"]["fingerprint"]
+    [change] = report["changes"]
+    assert change["rule"] == "retries.within_bounds"
+    assert change["change"] == "constraint"
+    assert (change["old"]["maximum"], change["new"]["maximum"]) == (6, 5)
+    assert (change["verdict"], change["breaking"]) == ("stricter", True)
+    witness = change["witness"]
+    assert witness["member"] == "/retries"
+    assert json.loads(witness["body"])["retries"] == 6
+    assert witness["old"]["ok"] is True
+    assert [item["rule"] for item in witness["new"]["violations"]] == ["retries.within_bounds"]
+    # The witness, judged again here and by OLD's own `check`, is judged differently.
+    assert not validate_create_json(witness["body"]).ok
+    body = looser_old.parent / "witness.json"
+    body.write_text(witness["body"], encoding="utf-8")
+    checked = subprocess.run(
+        [str(looser_old), "check", str(body)], capture_output=True, timeout=60, check=False
+    )
+    assert checked.returncode == 0, checked.stdout
+    assert diff(str(looser_old), "--fail-on", "none").returncode == 0
+
+
+def test_a_bound_made_looser_is_not_breaking_but_fails_on_any(stricter_old: Path) -> None:
+    done = diff(str(stricter_old), "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    # Counts first, then the table of changes.
+    counts = lines.index(
+        "| changes | breaking | stricter | looser | incomparable | equivalent | not probed |"
+    )
+    assert lines[counts + 2].startswith("| 1 | 0 | 0 | 1 | 0 | 0 |")
+    [row] = [line for line in lines if line.startswith("| `retries.within_bounds`")]
+    assert "| looser | no |" in row
+    assert counts < lines.index(row)
+    text = diff(str(stricter_old), "--fail-on", "any")
+    assert text.returncode == 1
+    assert "- retries.within_bounds: constraint (looser)" in text.stdout
+
+
+def test_an_old_that_is_missing_cannot_be_compared(tmp_path: Path) -> None:
+    done = diff(str(tmp_path / "nowhere" / "campaign-rules"))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("campaign-rules: cannot compare: ")
+    assert "nowhere" in line
+
+
+def test_an_old_that_is_not_a_campaign_rules_cannot_be_compared(tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.write_text("#!/bin/sh\necho hello\n", encoding="utf-8")
+    other.chmod(0o755)
+    done = diff(str(other))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_replayed_lines_and_kit_cases_are_judged_and_unreadable_ones_cannot_be(
+    same: Path, same_report: dict[str, Any], tmp_path: Path
+) -> None:
+    replay = tmp_path / "traffic.jsonl"
+    lines = [f'{{"name": "replayed {index}"}}' for index in range(3)] + ["not json", ""]
+    replay.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kit = tmp_path / "kit"
+    (kit / "cases").mkdir(parents=True)
+    listed = [{"path": "cases/create.jsonl", "kind": "create"}, {"path": "cases/http.jsonl"}]
+    (kit / "manifest.json").write_text(json.dumps({"files": listed}), encoding="utf-8")
+    request = {"id": "a kit case", "kind": "create", "body": {"text": "{}"}, "directory": None}
+    case = {"id": "a kit case", "request": request, "answer": {"violations": []}}
+    (kit / "cases" / "create.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
+    arguments = ["--format", "json", "--replay", str(replay), "--kit", str(kit)]
+    done = diff(str(same), *arguments)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["bodies"] == same_report["bodies"] + 4 + 1
+    assert report["changes"] == []
+    for option in ("--replay", "--kit"):
+        done = diff(str(same), option, str(tmp_path / "absent"))
+        assert (done.returncode, done.stdout, len(done.stderr.splitlines())) == (2, "", 1)
+
+
+def test_rows_compare_only_the_members_both_versions_give() -> None:
+    old = [{"id": "a", "key": "K", "status": 400}, {"id": "gone", "key": "K", "status": 400}]
+    new = [
+        {"id": "a", "key": "L", "status": 400, "constraint": {"maximum": 5}},
+        {"id": "new", "key": "K", "status": 404},
+    ]
+    changes = [(change.rule, change.change) for change in row_changes(old, new)]
+    assert changes == [("a", "key"), ("new", "added"), ("gone", "removed")]
+
+
+def test_the_environment_names_the_zones_each_side_lacks() -> None:
+    old = Environment("2025.1", frozenset({"UTC", "Europe/Kyiv"}))
+    new = Environment("2026.6", frozenset({"UTC", "America/Ciudad_Juarez"}))
+    change = environment_change(old, new)
+    assert (change.zones_added, change.zones_removed) == (
+        ("America/Ciudad_Juarez",),
+        ("Europe/Kyiv",),
+    )
+    assert change.changed
+    assert not environment_change(Environment(None, None), new).known
+
+
+def test_a_body_many_members_away_is_narrowed_to_bodies_one_member_away() -> None:
+    body = {"name": "x", "agent_id": "not a uuid", "retries": 6, "integration_type": "fax"}
+    request = {"kind": "create", "body": {"text": json.dumps(body)}, "directory": None}
+    versions = one_member_versions(Candidate("replay line 1", None, request))
+    assert versions
+    examples = base_bodies().values()
+    for version in versions:
+        changed = json.loads(str(version.request["body"]["text"]))  # type: ignore[index]
+        member = str(version.member)[1:]
+        # Some example differs from it in that one member only.
+        assert any(
+            {key: item for key, item in changed.items() if key != member}
+            == {key: item for key, item in example.items() if key != member}
+            and changed.get(member, "absent") != example.get(member, "absent")
+            for example in examples
+        )
+    assert {"/retries", "/agent_id", "/integration_type"} <= {v.member for v in versions}
