@@ -722,6 +722,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InstallFailed as error:
         print(f"diff_mutants: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("diff_mutants: interrupted; the diffs running were ended", file=sys.stderr)
+        return 130
     run_record = record(outcomes, commit[:7], time.monotonic() - started, arguments.jobs)
     print(table(run_record))
     print(f"{run_record['seconds']} s in all.")
