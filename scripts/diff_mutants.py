@@ -409,7 +409,10 @@ def run(
         base = work / "base"
         install_revision(revision, base, unpack_into=tree)
         base_command = base / "bin" / "campaign-rules"
-        selected = list(mutants(tree) if chosen is None else chosen)
+        # Found again in the revision's own files: `chosen` may come from a tree that differs.
+        found = mutants(tree)
+        names = {mutant.name for mutant in found if chosen is None} | {m.name for m in chosen or ()}
+        selected = [mutant for mutant in found if mutant.name in names]
 
         def one(number: int, mutant: Mutant) -> Outcome:
             started = time.monotonic()

@@ -195,7 +195,7 @@ _END_TO_END = (
 def test_the_script_reports_each_mutant_on_its_rule() -> None:
     chosen = [mutant for mutant in MUTANTS if mutant.name in _END_TO_END]
     assert len(chosen) == len(_END_TO_END)
-    outcomes = run("HEAD", chosen, progress=False)
+    outcomes = run("HEAD", chosen, jobs=2, progress=False)
     assert [outcome.problems for outcome in outcomes] == [[], []]
     assert [outcome.verdicts for outcome in outcomes] == [
         {"retries.within_bounds": "looser"},
