@@ -508,7 +508,7 @@ def _judged(
     assert isinstance(changes, list)
     verdicts: dict[str, str] = {}
     problems: list[str] = []
-    witnesses: list[dict[str, object]] = []
+    witnesses: list[tuple[str, dict[str, object]]] = []
     for rule in mutant.rules:
         listed = [change for change in changes if change.get("rule") == rule]
         found = [change for change in listed if change.get("witness")]
@@ -518,13 +518,13 @@ def _judged(
         if not found:
             problems.append(f"{rule}: no change with a witness")
         else:
-            witnesses.append(found[0]["witness"])
+            witnesses.append((rule, found[0]["witness"]))
     verified = _verified(witnesses, base_command, mutant_command, problems)
     return Outcome(mutant, verdicts, verified, problems, 0.0)
 
 
 def _verified(
-    witnesses: list[dict[str, object]],
+    witnesses: list[tuple[str, dict[str, object]]],
     base_command: Path,
     mutant_command: Path,
     problems: list[str],
@@ -534,7 +534,7 @@ def _verified(
         return 0
     from campaign_rules._diff.opening import open_old
 
-    requests = [_request(number, witness) for number, witness in enumerate(witnesses)]
+    requests = [_request(number, witness) for number, (_, witness) in enumerate(witnesses)]
     answers = {}
     for side_name, command in (("old", mutant_command), ("new", base_command)):
         side = open_old(str(command))
@@ -543,13 +543,15 @@ def _verified(
         finally:
             side.close()
     count = 0
-    for number, witness in enumerate(witnesses):
+    for number, (rule, witness) in enumerate(witnesses):
         again = {name: _identity(answers[name][number]) for name in ("old", "new")}
         said = {name: _identity(witness[name]) for name in ("old", "new")}
-        if again == said and again["old"] != again["new"]:
-            count += 1
+        if again != said:
+            problems.append(f"the witness of {rule} is judged otherwise when judged again")
+        elif again["old"] == again["new"]:
+            problems.append(f"the witness of {rule} is judged alike by both")
         else:
-            problems.append(f"witness {number} judged again: {again}, the report says {said}")
+            count += 1
     return count
 
 
@@ -628,9 +630,9 @@ def table(run_record: dict[str, object]) -> str:
     ]
     for row in rows:
         verdicts = sorted(set(row["verdicts"].values())) or ["—"]
-        result = (
-            "reported" if not row["problems"] else "not reported: " + "; ".join(row["problems"])
-        )
+        problems = row["problems"]
+        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        result = "reported" if not problems else "not reported: " + "; ".join(problems[:3]) + more
         lines.append(
             f"| {row['mutant']} | {row['kind']} | {', '.join(verdicts)} "
             f"| {row['verified']} | {result} |"
