@@ -12,10 +12,6 @@ from pathlib import Path
 
 from scripts import diff_example
 
-from tests.diff_support import legacy_command
-
-__all__ = ["legacy_command"]  # the session's fixture, used here by name
-
 
 def test_the_guide_shows_what_the_diff_reports_now(legacy_command: Path) -> None:
     now = diff_example.section(diff_example.report(legacy_command))

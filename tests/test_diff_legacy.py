@@ -19,9 +19,7 @@ import pytest
 from campaign_rules._diff.legacy import open_legacy
 from campaign_rules._diff.sides import CannotCompare
 from tests.cases_support import all_cases, build_payload, is_creation_case, text_data
-from tests.diff_support import legacy_command, old_library_answers
-
-__all__ = ["legacy_command"]  # the session's fixture, used here by name
+from tests.diff_support import old_library_answers
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
