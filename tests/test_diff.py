@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,15 +18,19 @@ import jsonschema
 import pytest
 
 from campaign_rules import validate_create_json
+from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus
 from campaign_rules._diff.candidates import Candidate, base_bodies
 from campaign_rules._diff.narrowing import one_member_versions
+from campaign_rules._diff.replay import REPLAY_LINE_MAX_BYTES, REPLAY_MAX_LINES, read_replay
 from campaign_rules._diff.sides import Environment
 from campaign_rules._diff.structure import environment_change, row_changes
+from tests.cli_support import children, group, needs_proc, wait_until
 from tests.diff_support import SOURCE, changed_copy, version_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "schema" / "diff.schema.json").read_text(encoding="utf-8"))
 RETRIES = ("_core/limits.py", "RETRIES: Final = Bounds(0, 5)")
+EXAMPLE = base_bodies()["phone_call"]
 
 
 def diff(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -218,3 +223,92 @@ def test_a_body_many_members_away_is_narrowed_to_bodies_one_member_away() -> Non
             for example in examples
         )
     assert {"/retries", "/agent_id", "/integration_type"} <= {v.member for v in versions}
+
+
+def test_a_zone_only_one_side_has_is_the_environment_not_a_rule_change(tmp_path: Path) -> None:
+    # OLD's zone list lacks Europe/Kyiv: its schema says so, beside its verdicts.
+    line = 'return frozenset(listing.decode("utf-8").split())'
+    source = changed_copy(tmp_path, "_core/timezones.py", line, f'{line} - {{"Europe/Kyiv"}}')
+    done = diff(str(version_command(tmp_path, source)), "--format", "json", "--fail-on", "any")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["changes"] == []
+    environment = report["environment"]
+    assert (environment["zones_added"], environment["zones_removed"]) == (["Europe/Kyiv"], [])
+    assert environment["breaking"] is False
+    assert validate_create_json(json.dumps(EXAMPLE | {"timezone": "Europe/Kyiv"})).ok
+
+
+def test_a_key_changed_on_refused_bodies_is_breaking(tmp_path: Path) -> None:
+    row = '_row("retries.within_bounds", _400,'
+    changed = row.replace("_400", "ErrorKey.INVALID_STATUS")
+    source = changed_copy(tmp_path, "_rules/table.py", row, changed)
+    done = diff(str(version_command(tmp_path, source)), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    [change] = report["changes"]
+    assert (change["rule"], change["change"]) == ("retries.within_bounds", "key")
+    assert (change["old"], change["new"]) == ("INVALID_STATUS", "INVALID_REQUEST")
+    assert (change["verdict"], change["breaking"]) == ("incomparable", True)
+    witness = change["witness"]
+    assert [item["key"] for item in witness["old"]["violations"]] == ["INVALID_STATUS"]
+    assert [item["key"] for item in witness["new"]["violations"]] == ["INVALID_REQUEST"]
+    assert [item.key for item in validate_create_json(witness["body"]).violations] == [
+        "INVALID_REQUEST"
+    ]
+
+
+@needs_proc
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_the_diff_and_the_old_versions_processes(
+    same: Path, number: signal.Signals
+) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "campaign_rules", "diff", str(same)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(SOURCE)},
+    )
+    try:
+
+        def serving() -> bool:
+            return any(b"serve" in _command_line(child) for child in children(process.pid))
+
+        wait_until(serving, 60, "OLD's executor")
+        process.send_signal(number)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 128 + number, err
+        assert err.decode().splitlines() == [
+            f"campaign-rules: diff {SIGNAL_MEANINGS[ExitStatus(128 + number)]}"
+        ]
+        wait_until(lambda: not group(process.pid), 10, "OLD's processes end")
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_a_replay_is_read_bounded_in_lines_and_in_line_size(tmp_path: Path) -> None:
+    replay = tmp_path / "store.jsonl"
+    update = {"id": "u", "kind": "update", "body": {"text": "{}"}, "directory": None}
+    update |= {"existing": EXAMPLE, "status": None}
+    with replay.open("wb") as file:
+        file.write(b'"' + b"x" * REPLAY_LINE_MAX_BYTES + b'"\n')  # over the limit: left out
+        file.write(json.dumps(update).encode() + b"\n")  # a protocol request, kept as it is
+        for index in range(REPLAY_MAX_LINES + 5):
+            file.write(f'{{"name": "line {index}"}}\n'.encode())
+    found = read_replay(str(replay))
+    assert len(found) == REPLAY_MAX_LINES - 1
+    assert found[0].origin == "replay line 2"
+    assert found[0].request == {key: value for key, value in update.items() if key != "id"}
+    assert found[1].request["body"] == {"text": '{"name": "line 0"}'}
+    assert found[-1].origin == f"replay line {REPLAY_MAX_LINES}"

@@ -8,7 +8,7 @@ The folder tree is the architecture. From the bottom up:
 - `_wire`: the wire responses, their shapes and models, and the one converter;
 - `_rules`: the rule functions, the rule table and the runner;
 - `_export`: the catalogue and the JSON Schema, generated from the tables;
-- the public modules, the entry points and the command line.
+- the public modules, the entry points and the command line, with the diff (`_diff`).
 
 Every import counts, at module level or inside a function: a deferred import still ties the
 two modules together.
@@ -25,7 +25,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "campaign_rules"
 NAME = "campaign_rules"
 # From the top down; a module is in the first layer whose prefix its name starts with.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("campaign_rules._cli", "campaign_rules.strategies", "campaign_rules.__main__"),
+    # The command line, and the diff it runs against another version.
+    (
+        "campaign_rules._cli",
+        "campaign_rules._diff",
+        "campaign_rules.strategies",
+        "campaign_rules.__main__",
+    ),
     ("campaign_rules",),  # the root and the public modules beside it, with `_validate`
     ("campaign_rules._export",),
     ("campaign_rules._rules",),

@@ -2,9 +2,9 @@
 
 Most change one member of a valid body (a shipped example) to a value at one side of a bound
 that either version declares, in its rows (`rules --json`) or its schema, so that a body that
-the two versions judge differently carries one difference (D-diff). Then the public Hypothesis
-strategies (a fixed number, drawn derandomized: the same bodies at every run), and the bodies
-a caller replays, bounded in count and size.
+the two versions judge differently carries one difference (D-diff); the values tried are
+`edges.bound_values`. Then the bodies drawn from the public Hypothesis strategies (`drawn`),
+a kit's requests (`kit`) and a replay's lines (`replay`), as the caller gives them.
 """
 
 from __future__ import annotations
@@ -16,25 +16,19 @@ from importlib import resources
 
 import attrs
 
-from campaign_rules._core.limits import BODY_MAX_BYTES
+from campaign_rules._diff.edges import bound_values
 
 __all__ = [
     "Candidate",
     "base_bodies",
-    "bound_values",
     "candidates",
     "examples_of",
-    "replayed",
     "text_body",
+    "value_at",
 ]
 
 # How many bodies each Hypothesis strategy gives.
 HYPOTHESIS_DRAWS = 25
-# The most lines of a replay file read, and the most bytes of one line.
-REPLAY_MAX_LINES = 1000
-REPLAY_LINE_MAX_BYTES = BODY_MAX_BYTES
-# Of an enumeration longer than this, only the values one side lists and the other does not.
-_ENUM_SHOWN = 30
 
 _CREATION_EXAMPLES = ("phone_call", "scheduled_cycles", "whatsapp")
 _RESPONSE_EXAMPLES = {
@@ -131,6 +125,26 @@ def text_body(value: object) -> dict[str, object]:
 _text = text_body
 
 
+def value_at(body: object, member: str) -> tuple[bool, object]:
+    """Whether a request's body (`{"text"}`) holds `member`, and its value there."""
+    text = body.get("text") if isinstance(body, Mapping) else None
+    if not isinstance(text, str):
+        return False, None
+    try:
+        value: object = json.loads(text)
+    except ValueError:
+        return False, None
+    for part in member.split("/")[1:]:
+        name = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict) and name in value:
+            value = value[name]
+        elif isinstance(value, list) and name.isdigit() and int(name) < len(value):
+            value = value[int(name)]
+        else:
+            return False, None
+    return True, value
+
+
 # Bounds ---------------------------------------------------------------------------------------
 
 
@@ -148,89 +162,6 @@ def _merged(
                     if value not in listed:
                         listed.append(value)
     return merged
-
-
-def bound_values(
-    keyword: str, values: list[object], zones: Sequence[frozenset[str] | None]
-) -> Iterator[tuple[object, str]]:
-    """The values at each side of each bound `keyword` takes, each with why it is tried."""
-    for bound in values:
-        yield from _each_side(keyword, bound, values, zones)
-
-
-def _each_side(
-    keyword: str, bound: object, values: list[object], zones: Sequence[frozenset[str] | None]
-) -> Iterator[tuple[object, str]]:
-    number = bound if isinstance(bound, int) and not isinstance(bound, bool) else None
-    if keyword in {"minimum", "exclusiveMaximum"} and number is not None:
-        yield number - 1, f"{keyword} {number} - 1"
-        yield number, f"{keyword} {number}"
-    elif keyword in {"maximum", "exclusiveMinimum"} and number is not None:
-        yield number, f"{keyword} {number}"
-        yield number + 1, f"{keyword} {number} + 1"
-    elif keyword in {"minLength", "maxLength"} and number is not None:
-        for length in (number - 1, number, number + 1):
-            if 0 <= length <= BODY_MAX_BYTES // 4:
-                yield "a" * length, f"{keyword} {number}: {length} characters"
-    elif keyword in {"minItems", "maxItems"} and number is not None:
-        for count in (number - 1, number, number + 1):
-            if 0 <= count <= 10_000:
-                yield (
-                    [f"item_{index}" for index in range(count)],
-                    f"{keyword} {number}: {count} items",
-                )
-    elif keyword == "enum" and isinstance(bound, list):
-        yield from _enumerated(bound, values)
-    elif keyword == "const":
-        yield bound, "const"
-        if isinstance(bound, bool):
-            yield not bound, "const negated"
-    elif keyword == "type" and bound == "null":
-        yield None, "type null"
-    elif keyword in {"uniqueItems", "itemsUnique"} and bound is True:
-        yield ["item_0", "item_0"], f"{keyword}: an item repeated"
-    elif keyword == "notBlank":
-        for text in (" ", "\u3000", "\u200b", "a"):
-            yield text, f"notBlank: {text!r}"
-    elif keyword == "uuidV4":
-        for text in (
-            "3f9c2a7e-5b1d-1c8e-9a2f-6d4b8e1c7a90",
-            "3F9C2A7E-5B1D-4C8E-9A2F-6D4B8E1C7A90",
-            "3f9c2a7e5b1d4c8e9a2f6d4b8e1c7a90",
-            "3f9c2a7e-5b1d-4c8e-ca2f-6d4b8e1c7a90",
-        ):
-            yield text, f"uuidV4: {text}"
-    elif keyword == "ianaZone":
-        yield from _zones(zones)
-    elif keyword == "hhMm":
-        for text in ("00:00", "23:59", "24:00", "9:00", "09:60", "12:00:00"):
-            yield text, f"hhMm: {text}"
-    elif keyword == "isoDate":
-        for text in ("2028-02-29", "2027-02-29", "2027-13-01", "2027-1-04", "0000-01-01"):
-            yield text, f"isoDate: {text}"
-
-
-def _enumerated(bound: list[object], values: list[object]) -> Iterator[tuple[object, str]]:
-    """Each listed value (of a long list, those the other side's list lacks), and one unlisted."""
-    lists = [value for value in values if isinstance(value, list)]
-    everyone = [item for listed in lists for item in listed]
-    if len(set(map(repr, everyone))) > _ENUM_SHOWN:
-        common = [item for item in bound if all(item in listed for listed in lists)]
-        shown = [item for item in bound if item not in common][:_ENUM_SHOWN] + common[:1]
-    else:
-        shown = list(bound)
-    for item in shown:
-        yield item, f"enum value {item!r}"
-    yield "not_a_listed_value", "enum: a value not listed"
-
-
-def _zones(zones: Sequence[frozenset[str] | None]) -> Iterator[tuple[object, str]]:
-    known = [side for side in zones if side is not None]
-    differing: set[str] = set()
-    if len(known) == 2:
-        differing = set(known[0] ^ known[1])
-    for zone in [*sorted(differing)[:_ENUM_SHOWN], "UTC", "Etc/Nowhere"]:
-        yield zone, f"ianaZone: {zone}"
 
 
 def _member_changes(
@@ -437,42 +368,3 @@ def _response_changes() -> Iterator[Candidate]:
 def _response(body: object, reader: str, http_status: int | None) -> dict[str, object]:
     request: dict[str, object] = {"kind": "response", "body": _text(body), "reader": reader}
     return request | {"http_status": http_status}
-
-
-# Replay ---------------------------------------------------------------------------------------
-
-
-def replayed(lines: Sequence[bytes]) -> list[Candidate]:
-    """Each replayed line as a request: a protocol request as it is, any other as a body to create.
-
-    The caller reads at most `REPLAY_MAX_LINES` lines of at most `REPLAY_LINE_MAX_BYTES` each.
-    """
-    found: list[Candidate] = []
-    for number, line in enumerate(lines, start=1):
-        text = line.rstrip(b"\r\n")
-        if not text.strip():
-            continue
-        request = _as_request(text)
-        found.append(Candidate(f"replay line {number}", None, request))
-    return found
-
-
-def _as_request(text: bytes) -> dict[str, object]:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = None
-    kind = value.get("kind") if isinstance(value, dict) else None
-    if (
-        isinstance(value, dict)
-        and kind in {"create", "update", "response"}
-        and isinstance(value.get("body"), dict)
-    ):
-        return {name: item for name, item in value.items() if name != "id"}
-    try:
-        return {"kind": "create", "body": {"text": text.decode("utf-8")}, "directory": None}
-    except UnicodeDecodeError:
-        import base64
-
-        coded = base64.b64encode(text).decode("ascii")
-        return {"kind": "create", "body": {"base64": coded}, "directory": None}

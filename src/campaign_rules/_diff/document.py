@@ -87,6 +87,7 @@ def _environment() -> dict[str, object]:
             "new_tzdata",
             "zones_added",
             "zones_removed",
+            "breaking",
         ],
         "properties": {
             "known": {"type": "boolean", "description": "both sides told their zone names"},
@@ -95,6 +96,7 @@ def _environment() -> dict[str, object]:
             "new_tzdata": _TEXT_OR_NULL,
             "zones_added": zones,
             "zones_removed": zones,
+            "breaking": {"type": "boolean", "description": "the new side lacks a zone"},
         },
     }
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import subprocess
+from collections.abc import Mapping
 
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._diff.sides import Environment
 
-__all__ = ["environment_here", "environment_of_command"]
+__all__ = ["environment_here", "environment_of_command", "with_schema_zones"]
 
 # What an interpreter prints about its tzdata: one JSON object, `{"tzdata", "zones"}`.
 _ASK = """
@@ -81,3 +82,19 @@ def _interpreter_of(command: str) -> str | None:
     name = words[0].rsplit("/", 1)[-1]
     # A wrapper in another language (a shell script) runs Python as it likes: unknown.
     return words[0] if name.startswith("python") else None
+
+
+def with_schema_zones(environment: Environment, schema: Mapping[str, object] | None) -> Environment:
+    """`environment`, its zone names taken from its schema when it could not tell them.
+
+    A version's JSON Schema lists the zone names `timezone` accepts, its tzdata's (D-timezone):
+    an OLD behind a shell script, whose interpreter is not known, still says them there.
+    """
+    if environment.zones is not None or schema is None:
+        return environment
+    properties = schema.get("properties")
+    member = properties.get("timezone") if isinstance(properties, Mapping) else None
+    listed = member.get("enum") if isinstance(member, Mapping) else None
+    if not isinstance(listed, list) or not all(isinstance(zone, str) for zone in listed):
+        return environment
+    return Environment(tzdata=environment.tzdata, zones=frozenset(map(str, listed)))

@@ -1,19 +1,24 @@
-"""`--kit DIR`: the requests of an exported conformance kit (issue 39), as candidate bodies.
+"""The conformance kit's requests (issue 39) as candidate bodies: the package's and `--kit`'s.
 
-A kit is `manifest.json`, which lists its files, and the cases of each kind a file of JSON
-lines, each case `{"id", "request", "answer", ...}`. Only the requests are read: the diff asks
-both versions for their own answers.
+The installed package's kit is used when it ships one; an exported kit is read from a folder.
+An exported kit is `manifest.json`, which lists its files, and the cases of each kind a file of
+JSON lines, each case `{"id", "request", "answer", ...}`. Only the requests are read: the diff
+asks both versions for their own answers.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
 from campaign_rules._cli.wording import cannot_read, reason
 from campaign_rules._diff.candidates import Candidate
 
-__all__ = ["KIT_MAX_CASES", "CannotReadKit", "kit_candidates"]
+__all__ = ["KIT_MAX_CASES", "CannotReadKit", "kit_candidates", "packaged_kit_candidates"]
+
+# The module of the installed package that holds the kit's source cases, when it ships one.
+_PACKAGED_CASES = "campaign_rules._conformance.cases"
 
 _KINDS = ("create", "update", "response")
 # The most cases read from a kit: a bound on what one diff judges, well above the kit's own.
@@ -48,6 +53,19 @@ def kit_candidates(directory: str) -> list[Candidate]:
             found.append(Candidate(f"kit case {case}", None, request))
             if len(found) >= KIT_MAX_CASES:
                 return found
+    return found
+
+
+def packaged_kit_candidates() -> list[Candidate]:
+    """The requests of the kit the installed package ships; none when it ships no kit."""
+    try:
+        module = importlib.import_module(_PACKAGED_CASES)
+    except ImportError:
+        return []
+    found: list[Candidate] = []
+    for case in module.source_cases()[:KIT_MAX_CASES]:
+        request = dict(case["request"])
+        found.append(Candidate(f"kit case {request.pop('id', None)}", None, request))
     return found
 
 

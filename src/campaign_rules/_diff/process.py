@@ -6,14 +6,17 @@ answers are read here: neither pipe can fill while the other waits (the protocol
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
+import os
 import select
 import subprocess
 import threading
 from collections.abc import Sequence
 from typing import IO
 
+from campaign_rules._cli.signals import wait_ready
 from campaign_rules._diff.environment import environment_of_command
 from campaign_rules._diff.sides import Answer, CannotCompare, Description, Environment, Request
 
@@ -32,6 +35,8 @@ class ProcessSide:
         self._told = told
         # `rules --json` and `schema`, started together once the executor has answered.
         self._printing: dict[str, Printing] = {}
+        assert executor.stdout is not None
+        self._lines = _Lines(executor.stdout.fileno())
 
     @classmethod
     def start(cls, command: str) -> ProcessSide | None:
@@ -46,17 +51,11 @@ class ProcessSide:
         except OSError as error:
             raise CannotCompare(f"cannot run {command}: {error.strerror}") from None
         side = cls(command, executor, Description("", None, None, ()))
-        if not _answers_within(
-            executor, _PATIENCE_SECONDS, b'{"id": "describe", "kind": "describe"}\n'
-        ):
-            side.close()
-            return None
         try:
-            (told,) = side._read_answers([{"id": "describe"}])
-        except CannotCompare:
+            description = side._described()
+        except BaseException:  # a stop signal too: the executor is ended before it goes on
             side.close()
-            return None
-        description = _description_of(told)
+            raise
         if description is None:
             side.close()
             return None
@@ -64,6 +63,17 @@ class ProcessSide:
         for arguments in (["rules", "--json"], ["schema"]):
             side._printing[arguments[0]] = Printing(command, arguments)
         return side
+
+    def _described(self) -> Description | None:
+        """The executor's answer to `describe`; None when it gives no protocol-1 answer."""
+        asked = b'{"id": "describe", "kind": "describe"}\n'
+        if not _answers_within(self._executor, _PATIENCE_SECONDS, asked):
+            return None
+        try:
+            (told,) = self._read_answers([{"id": "describe"}])
+        except CannotCompare:
+            return None
+        return _description_of(told)
 
     def describe(self) -> Description:
         """What its executor said of itself."""
@@ -122,11 +132,9 @@ class ProcessSide:
 
     def _read_answers(self, requests: Sequence[Request]) -> list[Answer]:
         """One answer line per request, each with its request's id."""
-        stdout = self._executor.stdout
-        assert stdout is not None
         answers: list[Answer] = []
         for request in requests:
-            line = stdout.readline()
+            line = self._lines.next_line()
             if not line:
                 raise CannotCompare(f"{self._command} conformance serve stopped answering")
             try:
@@ -139,6 +147,27 @@ class ProcessSide:
                 raise CannotCompare(f"{self._command} conformance serve answered out of order")
             answers.append(answered)
         return answers
+
+
+class _Lines:
+    """The lines of a pipe, each read after `wait_ready`, so a stop signal ends any wait."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._whole: collections.deque[bytes] = collections.deque()
+        self._part = b""
+
+    def next_line(self) -> bytes:
+        """The next line, with its line feed; the rest at the end of the output; b"" after it."""
+        while not self._whole:
+            wait_ready(self._fd)
+            chunk = os.read(self._fd, 1 << 16)
+            if not chunk:
+                rest, self._part = self._part, b""
+                return rest
+            *lines, self._part = (self._part + chunk).split(b"\n")
+            self._whole.extend(line + b"\n" for line in lines)
+        return self._whole.popleft()
 
 
 def _answers_within(executor: subprocess.Popen[bytes], seconds: float, line: bytes) -> bool:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from campaign_rules._cli.wording import cannot_read, reason
-from campaign_rules._diff.candidates import (
-    REPLAY_LINE_MAX_BYTES,
-    REPLAY_MAX_LINES,
-    Candidate,
-    replayed,
-)
+import base64
+import json
+from collections.abc import Sequence
 
-__all__ = ["CannotReplay", "read_replay"]
+from campaign_rules._cli.wording import cannot_read, reason
+from campaign_rules._core.limits import BODY_MAX_BYTES
+from campaign_rules._diff.candidates import Candidate
+
+__all__ = ["REPLAY_LINE_MAX_BYTES", "REPLAY_MAX_LINES", "CannotReplay", "read_replay", "replayed"]
+
+# The most lines of a replay file read, and the most bytes of one line.
+REPLAY_MAX_LINES = 1000
+REPLAY_LINE_MAX_BYTES = BODY_MAX_BYTES
 
 
 class CannotReplay(Exception):
@@ -38,3 +42,37 @@ def read_replay(path: str) -> list[Candidate]:
     except OSError as error:
         raise CannotReplay(cannot_read(path, reason(error))) from None
     return replayed(lines)
+
+
+def replayed(lines: Sequence[bytes]) -> list[Candidate]:
+    """Each replayed line as a request: a protocol request as it is, any other as a body to create.
+
+    The caller reads at most `REPLAY_MAX_LINES` lines of at most `REPLAY_LINE_MAX_BYTES` each.
+    """
+    found: list[Candidate] = []
+    for number, line in enumerate(lines, start=1):
+        text = line.rstrip(b"\r\n")
+        if not text.strip():
+            continue
+        request = _as_request(text)
+        found.append(Candidate(f"replay line {number}", None, request))
+    return found
+
+
+def _as_request(text: bytes) -> dict[str, object]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    kind = value.get("kind") if isinstance(value, dict) else None
+    if (
+        isinstance(value, dict)
+        and kind in {"create", "update", "response"}
+        and isinstance(value.get("body"), dict)
+    ):
+        return {name: item for name, item in value.items() if name != "id"}
+    try:
+        return {"kind": "create", "body": {"text": text.decode("utf-8")}, "directory": None}
+    except UnicodeDecodeError:
+        coded = base64.b64encode(text).decode("ascii")
+        return {"kind": "create", "body": {"base64": coded}, "directory": None}

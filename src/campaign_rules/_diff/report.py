@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from campaign_rules._cli.wording import counted
+from campaign_rules._diff.candidates import value_at
 from campaign_rules._diff.semantics import Finding, Witness
 from campaign_rules._diff.sides import Answer, Description, Environment
 from campaign_rules._diff.structure import EnvironmentChange, RowChange
@@ -65,6 +66,8 @@ def document(
             "new_tzdata": environment.new_tzdata,
             "zones_added": list(environment.zones_added),
             "zones_removed": list(environment.zones_removed),
+            # A zone the new side lacks refuses bodies the old one accepted.
+            "breaking": bool(environment.zones_removed),
         },
         "bodies": bodies,
         "summary": {
@@ -139,14 +142,19 @@ def _answer(answer: Answer) -> dict[str, object]:
 
 
 def fails(report: Mapping[str, object], fail_on: str) -> bool:
-    """Whether the report fails `--fail-on`: a breaking change, any change, or never."""
+    """Whether the report fails `--fail-on`: a breaking change, any change, or never.
+
+    The environment counts as a change when it differs, and as a breaking one when the new
+    side lacks a zone name the old one has.
+    """
     changes = report["changes"]
     assert isinstance(changes, list)
+    environment = report["environment"]
+    assert isinstance(environment, dict)
     if fail_on == "breaking":
-        return any(change["breaking"] for change in changes)
+        return any(change["breaking"] for change in changes) or bool(environment["breaking"])
     if fail_on == "any":
-        environment = report["environment"]
-        return bool(changes) or (isinstance(environment, dict) and bool(environment["changed"]))
+        return bool(changes) or bool(environment["changed"])
     return False
 
 
@@ -180,21 +188,11 @@ def _judged(answer: Mapping[str, object]) -> str:
 def _changed_member(witness: Mapping[str, object]) -> str:
     """The member a witness changed and its value there, and where the body came from."""
     member = witness["member"]
-    body = witness["body"]
-    if not isinstance(member, str) or not isinstance(body, str):
+    if not isinstance(member, str) or not isinstance(witness["body"], str):
         return str(witness["origin"])
-    try:
-        value: object = json.loads(body)
-    except ValueError:
-        return str(witness["origin"])
-    for part in member.split("/")[1:]:
-        name = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(value, dict) and name in value:
-            value = value[name]
-        elif isinstance(value, list) and name.isdigit() and int(name) < len(value):
-            value = value[int(name)]
-        else:
-            return f"{member} left out ({witness['origin']})"
+    held, value = value_at({"text": witness["body"]}, member)
+    if not held:
+        return f"{member} left out ({witness['origin']})"
     return f"{member} = {_compact(value, 60)} ({witness['origin']})"
 
 

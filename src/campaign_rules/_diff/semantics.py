@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from campaign_rules._diff.candidates import Candidate
+from campaign_rules._diff.candidates import Candidate, value_at
 from campaign_rules._diff.narrowing import one_member_versions
 from campaign_rules._diff.sides import Answer, Side
 
@@ -116,12 +116,20 @@ def reach_of(row: Mapping[str, object]) -> str | None:
 
 
 def findings(
-    judged: Sequence[Judged], rows: Mapping[str, Mapping[str, object]], old: Side, new: Side
+    judged: Sequence[Judged],
+    rows: Mapping[str, Mapping[str, object]],
+    old: Side,
+    new: Side,
+    zones: frozenset[str] = frozenset(),
 ) -> dict[str, Finding]:
-    """Every rule's finding by id (`rows`: each rule's row, of either side); witnesses re-judged."""
+    """Every rule's finding by id (`rows`: each rule's row, of either side); witnesses re-judged.
+
+    A body whose changed member is a zone name only one side's tzdata has (`zones`) shows the
+    environment, which the report gives apart, not a rule's change (D-diff).
+    """
     evidence: dict[str, list[tuple[str, Judged]]] = {}
     for pair in judged:
-        if _supported(pair):
+        if _supported(pair) and not _environmental(pair.candidate, zones):
             for rule, sort in _differences(pair):
                 evidence.setdefault(rule, []).append((sort, pair))
     chosen = {rule: _chosen(found) for rule, found in evidence.items()}
@@ -168,6 +176,13 @@ def _narrowed(
             ):
                 narrowed[rule] = pair
     return narrowed
+
+
+def _environmental(candidate: Candidate, zones: frozenset[str]) -> bool:
+    if candidate.member is None or not zones:
+        return False
+    _, value = value_at(candidate.request.get("body"), candidate.member)
+    return isinstance(value, str) and value in zones
 
 
 def _supported(pair: Judged) -> bool:
