@@ -27,3 +27,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 # The headless browser (tests/browser.py): any test may ask for `browser_page`.
 from tests.browser import browser_page, chromium  # noqa: E402, F401
+
+# The version at 5d4e07d installed as a command, once a session (tests/diff_support.py): any test
+# may ask for `legacy_command`.
+from tests.diff_support import legacy_command  # noqa: E402, F401

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from scripts import diff_example
 
 from campaign_rules._cli import main
 from campaign_rules._export import sources
@@ -68,7 +69,14 @@ def test_no_rule_decision_or_page_cites_a_document_that_does_not_ship() -> None:
     ]
     assert len(pages) > 20
     for path in pages:
-        assert not UNSHIPPED.search(path.read_text(encoding="utf-8")), path
+        assert not UNSHIPPED.search(_own_words(path.read_text(encoding="utf-8"))), path
+
+
+def _own_words(page: str) -> str:
+    """A page less the real diff it shows, which quotes an old version's sources as they were."""
+    if diff_example.BEGIN not in page:
+        return page
+    return page.replace(diff_example.written(page), "")
 
 
 def test_the_generated_pages_cite_no_document_that_does_not_ship() -> None:

@@ -157,6 +157,22 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         )
     ),
     (
+        "docs/guides/diff.md",
+        ".venv/bin/python scripts/install_revision.py 5d4e07d /tmp/campaign-rules-5d4e07d",
+    ): Elsewhere(
+        "it writes outside the repository: the fixture installs 5d4e07d with the same function "
+        "into the session's own directory, and the test runs the same diff as a process",
+        "tests/test_diff_example.py::test_the_guide_shows_what_the_diff_reports_now",
+    ),
+    (
+        "docs/guides/diff.md",
+        ".venv/bin/python scripts/diff_mutants.py            # all of them: about 20 s each",
+    ): Elsewhere(
+        "the whole run takes half an hour or more; the test runs the same script on three "
+        "mutants, one of each file it edits",
+        "tests/test_diff_mutants.py::test_the_script_reports_each_mutant_on_its_rule",
+    ),
+    (
         "docs/guides/schema-and-openapi.md",
         ".venv/bin/pip install -e '.[test,examples]' && .venv/bin/python -m tests.contract.run",
     ): Elsewhere(
