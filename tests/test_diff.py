@@ -22,7 +22,7 @@ from campaign_rules import validate_create_json
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus
 from campaign_rules._core.limits import CONTACT_STATUSES
 from campaign_rules._diff.bounds import declared_bounds
-from campaign_rules._diff.candidates import Candidate, base_bodies, candidates
+from campaign_rules._diff.candidates import Candidate, base_bodies, candidates, value_at
 from campaign_rules._diff.inprocess import InProcessSide
 from campaign_rules._diff.narrowing import one_member_versions
 from campaign_rules._diff.replay import REPLAY_LINE_MAX_BYTES, REPLAY_MAX_LINES, read_replay
@@ -409,6 +409,10 @@ def test_an_integer_longer_than_python_converts_is_tried() -> None:
         result = validate_create_json(candidate.request["body"]["text"])  # type: ignore[index]
         assert [item.rule for item in result.violations] == ["body.numbers_fit_a_double"]
         assert result.violations[0].pointer == candidate.member
+        # The report shows the member's value, its digits, not the member as left out.
+        held, value = value_at(candidate.request["body"], str(candidate.member))
+        assert held
+        assert value == "1" + "0" * digits
 
 
 def test_a_body_rules_key_changed_is_reported_with_a_body_of_bad_bytes(tmp_path: Path) -> None:

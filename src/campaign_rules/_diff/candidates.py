@@ -134,7 +134,7 @@ def value_at(body: object, member: str) -> tuple[bool, object]:
     if not isinstance(text, str):
         return False, None
     try:
-        value: object = json.loads(text)
+        value: object = json.loads(text, parse_int=_integer)
     except ValueError:
         return False, None
     for part in member.split("/")[1:]:
@@ -146,6 +146,13 @@ def value_at(body: object, member: str) -> tuple[bool, object]:
         else:
             return False, None
     return True, value
+
+
+def _integer(digits: str) -> object:
+    """An integer of a text, or its digits when Python converts no integer that long."""
+    if len(digits.lstrip("-")) > sys.get_int_max_str_digits():
+        return digits
+    return int(digits)
 
 
 # Bounds ---------------------------------------------------------------------------------------
