@@ -79,6 +79,12 @@ OUTCOME = f"{PACKAGE}/_core/outcome.py"
 BODY_TABLES = ("BODY_RULES", "CREATE_RULES")
 # A rule no body reaches: its subject is an argument that is not a body (a Python object).
 UNREACHABLE = {"body.is_bytes_or_text": "its subject is a Python value given instead of bytes"}
+# Why a rule whose row defers to a body rule is not reached through bytes: the diff judges texts.
+NOT_THROUGH_BYTES = (
+    "not reachable through bytes: its row's gate says {says}, and every request the diff "
+    "sends is a text (a stored campaign of an update is judged by "
+    "update.existing_is_a_campaign first); only a Python value reaches it"
+)
 # The required members, the rule that reads each list, and whether the value is a mapping.
 REQUIRED = {
     "REQUIRED_CAMPAIGN_MEMBERS": "payload.required_members_present",
@@ -374,6 +380,24 @@ def _key_name(node: ast.expr) -> str:
 # Running the diff against each mutant.
 
 
+def not_through_bytes() -> dict[str, str]:
+    """The rules no text reaches, each with why: those whose row defers to a body rule.
+
+    Read from the rows of this tree's package (`rules --json`'s), not kept by hand.
+    """
+    from campaign_rules._diff.inprocess import InProcessSide
+
+    rows = InProcessSide().rules()
+    stages = {str(row["id"]): row.get("stage") for row in rows}
+    found: dict[str, str] = {}
+    for row in rows:
+        gates = row.get("gates")
+        for gate in gates if isinstance(gates, list) else []:
+            if gate.get("kind") == "defers_to" and stages.get(str(gate.get("rule"))) == "body":
+                found[str(row["id"])] = NOT_THROUGH_BYTES.format(says=gate.get("says"))
+    return found
+
+
 @dataclass
 class Outcome:
     """What the diff said of one mutant, and whether that passes."""
@@ -383,11 +407,18 @@ class Outcome:
     verified: int  # witnesses judged again by both commands and found as the report says
     problems: list[str]
     seconds: float
+    # The rules of the mutant not reported because no text reaches them, each with why.
+    unreachable: dict[str, str] | None = None
 
     @property
     def passed(self) -> bool:
-        """Reported on every rule it touches, none equivalent, every witness verified."""
+        """Reported on each rule bytes reach, none equivalent, every witness verified."""
         return not self.problems
+
+    @property
+    def reachable(self) -> bool:
+        """Whether bytes reach any rule of the mutant (when not, it is listed, not counted)."""
+        return not self.unreachable or len(self.unreachable) < len(self.mutant.rules)
 
 
 def run(
@@ -509,10 +540,16 @@ def _judged(
     verdicts: dict[str, str] = {}
     problems: list[str] = []
     witnesses: list[tuple[str, dict[str, object]]] = []
+    unreachable: dict[str, str] = {}
+    beyond_bytes = not_through_bytes()
     for rule in mutant.rules:
         listed = [change for change in changes if change.get("rule") == rule]
         found = [change for change in listed if change.get("witness")]
         verdicts[rule] = ", ".join(sorted({str(c.get("verdict")) for c in listed})) or "missing"
+        if rule in beyond_bytes and not found:
+            # Listed with its reason, not counted as reported: the diff judges bytes.
+            unreachable[rule] = beyond_bytes[rule]
+            continue
         if any(change.get("verdict") == "equivalent" for change in listed):
             problems.append(f"{rule} called equivalent")
         if not found:
@@ -520,7 +557,7 @@ def _judged(
         else:
             witnesses.append((rule, found[0]["witness"]))
     verified = _verified(witnesses, base_command, mutant_command, problems)
-    return Outcome(mutant, verdicts, verified, problems, 0.0)
+    return Outcome(mutant, verdicts, verified, problems, 0.0, unreachable)
 
 
 def _verified(
@@ -613,6 +650,7 @@ def record(
                 "verdicts": o.verdicts,
                 "verified": o.verified,
                 "problems": o.problems,
+                "unreachable": o.unreachable or {},
                 "seconds": round(o.seconds, 1),
             }
             for o in outcomes
@@ -630,19 +668,48 @@ def table(run_record: dict[str, object]) -> str:
     ]
     for row in rows:
         verdicts = sorted(set(row["verdicts"].values())) or ["—"]
-        problems = row["problems"]
-        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
-        result = "reported" if not problems else "not reported: " + "; ".join(problems[:3]) + more
         lines.append(
             f"| {row['mutant']} | {row['kind']} | {', '.join(verdicts)} "
-            f"| {row['verified']} | {result} |"
+            f"| {row['verified']} | {_result(row)} |"
         )
-    reported = sum(1 for row in rows if not row["problems"])
+    beyond = [row for row in rows if _beyond_bytes(row)]
+    reached = [row for row in rows if not _beyond_bytes(row)]
+    reported = sum(1 for row in reached if not row["problems"])
     lines += [
         "",
-        f"{reported} of {len(rows)} mutants reported on their rules with a verified witness.",
+        f"{reported} of {len(reached)} mutants reported on their rules with a verified witness"
+        + (
+            f"; {len(beyond)} more not reachable through bytes, listed with why." if beyond else "."
+        ),
     ]
+    reasons = sorted({why for row in rows for why in row.get("unreachable", {}).values()})
+    if reasons:
+        lines += ["", *(f"- {why}." for why in reasons)]
     return "\n".join(lines) + "\n"
+
+
+def _beyond_bytes(row: dict[str, object]) -> bool:
+    """Whether no rule of a mutant's is reached through bytes (each listed with why)."""
+    unreachable = row.get("unreachable") or {}
+    rules = row["rules"]
+    assert isinstance(unreachable, dict)
+    assert isinstance(rules, list)
+    return bool(unreachable) and len(unreachable) == len(rules)
+
+
+def _result(row: dict[str, object]) -> str:
+    problems = row["problems"]
+    unreachable = row.get("unreachable") or {}
+    assert isinstance(problems, list)
+    assert isinstance(unreachable, dict)
+    more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+    if problems:
+        return "not reported: " + "; ".join(problems[:3]) + more
+    if _beyond_bytes(row):
+        return "not reachable through bytes (below)"
+    if unreachable:
+        return f"reported ({', '.join(sorted(unreachable))}: not reachable through bytes)"
+    return "reported"
 
 
 def docs_section(run_record: dict[str, object]) -> str:
@@ -653,7 +720,7 @@ def docs_section(run_record: dict[str, object]) -> str:
     for row in rows:
         counts = kinds.setdefault(row["kind"], [0, 0])
         counts[0] += 1
-        counts[1] += not row["problems"]
+        counts[1] += not row["problems"] and not _beyond_bytes(row)
     minutes = int(str(run_record["seconds"])) / 60
     label = (
         f"The last full run, at commit {run_record['commit']}, took {minutes:.0f} minutes "

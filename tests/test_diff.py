@@ -6,6 +6,7 @@ an executable `campaign-rules` that serves the executor protocol (tests/diff_sup
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import signal
@@ -19,9 +20,13 @@ import pytest
 
 from campaign_rules import validate_create_json
 from campaign_rules._cli.exits import SIGNAL_MEANINGS, ExitStatus
-from campaign_rules._diff.candidates import Candidate, base_bodies
+from campaign_rules._core.limits import CONTACT_STATUSES
+from campaign_rules._diff.bounds import declared_bounds
+from campaign_rules._diff.candidates import Candidate, base_bodies, candidates, value_at
+from campaign_rules._diff.inprocess import InProcessSide
 from campaign_rules._diff.narrowing import one_member_versions
 from campaign_rules._diff.replay import REPLAY_LINE_MAX_BYTES, REPLAY_MAX_LINES, read_replay
+from campaign_rules._diff.report import render
 from campaign_rules._diff.sides import Environment
 from campaign_rules._diff.structure import environment_change, row_changes
 from tests.cli_support import children, group, needs_proc, wait_until
@@ -58,6 +63,21 @@ def same_report(same: Path) -> dict[str, object]:
     assert done.returncode == 0, done.stderr
     report: dict[str, object] = json.loads(done.stdout)
     return report
+
+
+def _report_against(source: Path, folder: Path, *arguments: str) -> dict[str, Any]:
+    """The JSON report of this version against the tree `source` as OLD."""
+    done = diff(str(version_command(folder, source)), "--format", "json", "--fail-on", "none")
+    assert done.returncode == 0, done.stderr
+    report: dict[str, Any] = json.loads(done.stdout)
+    jsonschema.validate(report, SCHEMA)
+    return report
+
+
+def _this_versions_candidates() -> list[Candidate]:
+    side = InProcessSide()
+    bounds = declared_bounds(side.rules(), side.bounds())
+    return candidates([bounds, bounds], [None, None])
 
 
 def _retries_at_most(high: int, folder: Path) -> Path:
@@ -313,3 +333,135 @@ def test_a_replay_is_read_bounded_in_lines_and_in_line_size(tmp_path: Path) -> N
     assert found[0].request == {key: value for key, value in update.items() if key != "id"}
     assert found[1].request["body"] == {"text": '{"name": "line 0"}'}
     assert found[-1].origin == f"replay line {REPLAY_MAX_LINES}"
+
+
+def test_each_channels_statuses_are_tried_alone_on_each_channels_example() -> None:
+    # Each status of each channel, as the only filter status of an enabled cycles block, on the
+    # example of each channel: a status is judged only on a body of its channel (note 8).
+    tried: set[tuple[object, object]] = set()
+    for candidate in _this_versions_candidates():
+        text = candidate.request["body"]["text"]  # type: ignore[index]
+        if candidate.request["kind"] != "create" or not isinstance(text, str):
+            continue
+        try:
+            body = json.loads(text)
+        except ValueError:  # the integer past Python's digit limit
+            continue
+        cycles = body.get("cycles") if isinstance(body, dict) else None
+        if isinstance(cycles, dict) and cycles.get("enabled") is True:
+            statuses = cycles.get("filter_statuses")
+            if isinstance(statuses, list) and len(statuses) == 1:
+                tried.add((body.get("integration_type"), statuses[0]))
+    every = {status.value for listed in CONTACT_STATUSES.values() for status in listed}
+    assert {channel.value for channel in CONTACT_STATUSES} == {"phone_call", "whatsapp"}
+    for channel in CONTACT_STATUSES:
+        assert {status for on, status in tried if on == channel.value} >= every
+
+
+def test_a_status_left_out_of_a_channels_list_is_reported_on_that_channel(tmp_path: Path) -> None:
+    line = "_S.QUEUE, _S.SENDING, _S.SENT, _S.DELIVERED,"
+    source = changed_copy(tmp_path, "_core/limits.py", line, line.replace(" _S.SENT,", ""))
+    report = _report_against(source, tmp_path)
+    [change] = [c for c in report["changes"] if c["rule"] == "cycles.filter_statuses_match_channel"]
+    assert change["verdict"] == "looser"
+    witness = change["witness"]
+    body = json.loads(witness["body"])
+    assert (body["integration_type"], body["cycles"]["filter_statuses"]) == ("whatsapp", ["sent"])
+    assert "cycles.filter_statuses_match_channel" in {
+        item["rule"] for item in witness["old"]["violations"]
+    }
+    assert "cycles.filter_statuses_match_channel" not in {
+        item["rule"] for item in witness["new"]["violations"]
+    }
+
+
+def test_no_witness_is_judged_alike_by_both_versions(tmp_path: Path) -> None:
+    # OLD gives INVALID_REQUEST 422: a repeated made-up status is refused alike (INVALID_STATUS
+    # decides the status); a repeated valid one shows the change (note 10).
+    line = "    ErrorKey.INVALID_REQUEST: 400,"
+    source = changed_copy(tmp_path, "_core/outcome.py", line, line.replace("400", "422"))
+    report = _report_against(source, tmp_path)
+    shown = [change for change in report["changes"] if change["witness"] is not None]
+    assert len(shown) > 10
+    for change in shown:
+        witness = change["witness"]
+        parts = [
+            (answer["ok"], answer["status"], answer["violations"])
+            for answer in (witness["old"], witness["new"])
+        ]
+        assert parts[0] != parts[1], change["rule"]
+    [unique] = [c for c in shown if c["rule"] == "cycles.filter_items_are_unique"]
+    assert (unique["witness"]["old"]["status"], unique["witness"]["new"]["status"]) == (422, 400)
+
+
+def test_an_integer_longer_than_python_converts_is_tried() -> None:
+    # The library reads an integer past `sys.get_int_max_str_digits()` as the infinity it rounds
+    # to (body.numbers_fit_a_double); 5d4e07d refused it as not JSON (note 2).
+    digits = sys.get_int_max_str_digits()
+    long = [
+        candidate
+        for candidate in _this_versions_candidates()
+        if candidate.request["kind"] == "create"
+        and "1" + "0" * digits in str(candidate.request["body"]["text"])  # type: ignore[index]
+    ]
+    assert long
+    for candidate in long:
+        result = validate_create_json(candidate.request["body"]["text"])  # type: ignore[index]
+        assert [item.rule for item in result.violations] == ["body.numbers_fit_a_double"]
+        assert result.violations[0].pointer == candidate.member
+        # The report shows the member's value, its digits, not the member as left out.
+        held, value = value_at(candidate.request["body"], str(candidate.member))
+        assert held
+        assert value == "1" + "0" * digits
+
+
+def test_a_body_rules_key_changed_is_reported_with_a_body_of_bad_bytes(tmp_path: Path) -> None:
+    # The kit's body cases are candidates: a body with a byte order mark (note 9).
+    row = 'Rule("body.has_no_byte_order_mark", _400,'
+    changed = row.replace("_400", "ErrorKey.INVALID_STATUS")
+    report = _report_against(changed_copy(tmp_path, "_rules/table.py", row, changed), tmp_path)
+    [change] = [c for c in report["changes"] if c["rule"] == "body.has_no_byte_order_mark"]
+    assert (change["change"], change["verdict"], change["breaking"]) == (
+        "key",
+        "incomparable",
+        True,
+    )
+    witness = change["witness"]
+    assert witness["origin"].startswith("kit case body.has_no_byte_order_mark")
+    assert [item["key"] for item in witness["old"]["violations"]] == ["INVALID_STATUS"]
+    assert [item["key"] for item in witness["new"]["violations"]] == ["INVALID_REQUEST"]
+
+
+def test_a_version_that_raises_on_a_body_is_shown_failing_it(tmp_path: Path) -> None:
+    # OLD lets the empty integration_id through its rules, and its value objects raise: its
+    # executor ends on that body, which it is taken to answer 500, and is started again.
+    row = '("/integration_id",), {"minLength": 1}'
+    source = changed_copy(tmp_path, "_rules/table.py", row, row.replace(": 1}", ": 0}"))
+    report = _report_against(source, tmp_path)
+    [change] = [c for c in report["changes"] if c["rule"] == "integration_id.not_empty"]
+    assert (change["verdict"], change["breaking"]) == ("stricter", True)
+    witness = change["witness"]
+    assert json.loads(witness["body"])["integration_id"] == ""
+    assert (witness["old"]["status"], witness["old"]["violations"]) == (500, [])
+    # The requests after it were answered by the executor started again.
+    assert report["bodies"] > 500
+    assert len(report["changes"]) == 1
+
+
+def test_the_markdown_names_each_side_whole_however_long_its_description(
+    same_report: dict[str, Any],
+) -> None:
+    # 5d4e07d's side is described at length (how it is driven): its line was cut (note 3).
+    report = copy.deepcopy(same_report)
+    report["old"]["executor"] = "campaign-rules 0.2.0, driven through " + "check --json, " * 12
+    lines = render(report, "markdown").splitlines()
+    [old] = [line for line in lines if line.startswith("Old: ")]
+    [new] = [line for line in lines if line.startswith("New: ")]
+    assert report["old"]["executor"] in old
+    assert "…" not in old
+    assert (
+        f"fingerprint {report['old']['fingerprint'][:16]}, {report['old']['rules']} rules, " in old
+    )
+    assert (
+        f"fingerprint {report['new']['fingerprint'][:16]}, {report['new']['rules']} rules, " in new
+    )

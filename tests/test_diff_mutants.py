@@ -15,7 +15,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripts.diff_mutants import UNREACHABLE, Mutant, mutants, record, run, table
+from scripts.diff_mutants import (
+    UNREACHABLE,
+    Mutant,
+    Outcome,
+    mutants,
+    not_through_bytes,
+    record,
+    run,
+    table,
+)
 from scripts.install_revision import ROOT
 
 from campaign_rules._campaign import shape
@@ -204,3 +213,32 @@ def test_the_script_reports_each_mutant_on_its_rule() -> None:
     assert [outcome.verified for outcome in outcomes] == [1, 1]
     summary = table(record(outcomes, "abcdef0", 60.0, 1))
     assert summary.endswith("2 of 2 mutants reported on their rules with a verified witness.\n")
+
+
+def test_a_rule_that_defers_to_a_body_rule_is_listed_not_reachable_through_bytes() -> None:
+    # Its row's gate leaves every value read from a text to the body rule: the diff, which
+    # judges texts, cannot see its key change; the run lists it with why, apart from the count.
+    beyond = not_through_bytes()
+    assert set(beyond) == {
+        rule.id
+        for rule in ROWS
+        if any(
+            gate.kind == "defers_to" and (gate.rule or "").startswith("body.")
+            for gate in rule.gates
+        )
+    }
+    assert "text.free_text_is_unicode" in beyond
+    (key,) = [m for m in _named("key") if m.rules == ("text.free_text_is_unicode",)]
+    (reported,) = [m for m in _named("key") if m.rules == ("retries.within_bounds",)]
+    why = beyond["text.free_text_is_unicode"]
+    outcomes = [
+        Outcome(key, {}, 0, [], 1.0, {"text.free_text_is_unicode": why}),
+        Outcome(reported, {"retries.within_bounds": "incomparable"}, 1, [], 1.0),
+    ]
+    summary = table(record(outcomes, "abcdef0", 60.0, 1))
+    assert "| not reachable through bytes (below) |" in summary
+    assert (
+        "1 of 1 mutants reported on their rules with a verified witness; 1 more not reachable "
+        "through bytes, listed with why."
+    ) in summary
+    assert f"- {why}." in summary

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from importlib import resources
 
@@ -85,6 +86,8 @@ def candidates(
             changed = _with(base, member, value)
             if changed is not None:
                 found.append(Candidate(f"{why} at {member} of {name}", member, _create(changed)))
+        found.extend(_only_item_changes(name, base, bases, merged, zones))
+        found.extend(_long_integer_changes(name, base))
         found.extend(_directory_changes(name, base))
         found.extend(_update_changes(name, base, merged, zones))
     found.extend(_response_changes())
@@ -131,7 +134,7 @@ def value_at(body: object, member: str) -> tuple[bool, object]:
     if not isinstance(text, str):
         return False, None
     try:
-        value: object = json.loads(text)
+        value: object = json.loads(text, parse_int=_integer)
     except ValueError:
         return False, None
     for part in member.split("/")[1:]:
@@ -143,6 +146,13 @@ def value_at(body: object, member: str) -> tuple[bool, object]:
         else:
             return False, None
     return True, value
+
+
+def _integer(digits: str) -> object:
+    """An integer of a text, or its digits when Python converts no integer that long."""
+    if len(digits.lstrip("-")) > sys.get_int_max_str_digits():
+        return digits
+    return int(digits)
 
 
 # Bounds ---------------------------------------------------------------------------------------
@@ -177,9 +187,77 @@ def _member_changes(
                     continue
                 for value, why in bound_values(keyword, values, zones):
                     yield member, value, why
+                if keyword in _UNIQUE_KEYWORDS:
+                    for value, why in _repeated_item(base, member, keyword):
+                        yield member, value, why
     for member in _members(base):
         yield member, _LEFT_OUT, "left out"
         yield member, None, "null"
+
+
+_UNIQUE_KEYWORDS = frozenset({"uniqueItems", "itemsUnique"})
+
+
+def _repeated_item(base: object, member: str, keyword: str) -> Iterator[tuple[object, str]]:
+    """The list at `member` of `base` with its first item twice: a repeat of a valid item.
+
+    `edges` repeats a made-up item, which other rules of the member may refuse too; a valid
+    item repeated breaks the one rule alone, so a change of its key or status shows (D-diff).
+    """
+    held, value = value_at(_text(base), member)
+    if held and isinstance(value, list) and value:
+        yield [value[0], value[0]], f"{keyword}: its first item repeated"
+
+
+def _only_item_changes(
+    name: str,
+    base: Mapping[str, object],
+    bases: Mapping[str, Mapping[str, object]],
+    merged: Mapping[str, Mapping[str, list[object]]],
+    zones: Sequence[frozenset[str] | None],
+) -> Iterator[Candidate]:
+    """Each enumerated item value as the only item of its list in `base`, in each list's block.
+
+    The block comes from each example that has the list. An enumeration that depends on
+    another member (each channel's contact statuses) is reached only by a body of that channel
+    holding the list: the example of each channel, given such a block (D-diff).
+    """
+    for pattern, keywords in merged.items():
+        if not pattern.endswith("/*") or "*" in pattern[:-2] or "enum" not in keywords:
+            continue
+        array = pattern[:-2]
+        top = array.split("/")[1]
+        values = [value for value, _ in bound_values("enum", keywords["enum"], zones)]
+        for donor_name, donor in bases.items():
+            held, listed = value_at(_text(donor), array)
+            if not held or not isinstance(listed, list) or top not in donor:
+                continue
+            grafted = {**base, top: copy.deepcopy(donor[top])}
+            block = "" if donor_name == name else f" with the {top} of {donor_name}"
+            for value in values:
+                changed = _with(grafted, array, [value])
+                if changed is not None:
+                    why = f"enum value {value!r} as the only item at {array} of {name}{block}"
+                    yield Candidate(why, array, _create(changed))
+
+
+def _long_integer_changes(name: str, base: Mapping[str, object]) -> Iterator[Candidate]:
+    """`base` with its first integer member one digit longer than Python converts to `int`.
+
+    The library reads such a text by its own limit (`sys.get_int_max_str_digits`); the text is
+    written by hand since `json.dumps` itself refuses so long an integer.
+    """
+    for member, value in base.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            marker = "\u0000long integer"
+            digits = "1" + "0" * sys.get_int_max_str_digits()
+            text = json.dumps({**base, member: marker}, ensure_ascii=False)
+            text = text.replace(json.dumps(marker), digits, 1)
+            origin = f"an integer of {len(digits):,} digits at /{member} of {name}"
+            yield Candidate(
+                origin, f"/{_escaped(member)}", {**_create(None), "body": {"text": text}}
+            )
+            return
 
 
 def _members(value: object, pointer: str = "", depth: int = 0) -> Iterator[str]:

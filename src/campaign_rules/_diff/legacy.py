@@ -44,6 +44,7 @@ from campaign_rules._diff.sides import (
     Environment,
     Request,
     Side,
+    failed_answer,
 )
 
 __all__ = ["BATCH_SIZE", "LegacySide", "open_legacy"]
@@ -203,7 +204,9 @@ class LegacySide:
             unread = _unread_files(done.stderr)
             return [_answer(reports.get(path), unread.get(path), kind) for path in files]
         if len(bodies) == 1:
-            return [_failed(f"check --json failed on it: {printable(_last_line(done.stderr))}")]
+            return [
+                failed_answer(f"check --json failed on it: {printable(_last_line(done.stderr))}")
+            ]
         half = len(bodies) // 2
         return [
             *self._judge_batch(kind, status, bodies[:half]),
@@ -312,15 +315,6 @@ def _unread_files(stderr: str) -> dict[str, str]:
         if said and separator:
             unread[name] = why
     return unread
-
-
-def _failed(reason: str) -> Answer:
-    """The answer (without its id) to a body the version fails on (D-diff-legacy).
-
-    Not `unsupported`: the version judges such bodies, and fails. A server running it answers
-    them 500, with none of its rules named; `failed` says why.
-    """
-    return {"ok": False, "status": 500, "violations": [], "envelope": None, "failed": reason}
 
 
 def _answer(report: Mapping[str, object] | None, unread: str | None, kind: str) -> Answer:

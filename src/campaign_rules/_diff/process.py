@@ -25,12 +25,16 @@ from campaign_rules._diff.sides import (
     Environment,
     Request,
     description_of,
+    failed_answer,
 )
 
 __all__ = ["Printing", "ProcessSide"]
 
 # How long a command may take to print its rules or its schema, or to describe itself.
 _PATIENCE_SECONDS = 120
+# How many times a diff starts an executor again after it ended on a request: past that, the
+# version cannot be compared (each restart costs a start of the interpreter).
+_MOST_RESTARTS = 100
 
 
 class ProcessSide:
@@ -44,19 +48,12 @@ class ProcessSide:
         self._printing: dict[str, Printing] = {}
         assert executor.stdout is not None
         self._lines = _Lines(executor.stdout.fileno())
+        self._restarts = 0
 
     @classmethod
     def start(cls, command: str) -> ProcessSide | None:
         """Its executor, started and described; None when `command` speaks no protocol 1."""
-        try:
-            executor = subprocess.Popen(
-                [command, "conformance", "serve"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError as error:
-            raise CannotCompare(f"cannot run {command}: {error.strerror}") from None
+        executor = _executor_of(command)
         side = cls(command, executor, Description("", None, None, ()))
         try:
             description = side._described()
@@ -107,8 +104,41 @@ class ProcessSide:
         return environment_of_command(self._command)
 
     def judge(self, requests: Sequence[Request]) -> list[Answer]:
-        """Its executor's answers."""
-        return self._exchange(requests) if requests else []
+        """Its executor's answers; a request it ends on is answered failed, and it is restarted.
+
+        A version that raises on a body (a mutant whose value objects refuse what its rules let
+        through) ends its executor: a server running it answers that body 500, so the diff
+        answers it so (`failed`, D-diff-legacy) and goes on with the next request.
+        """
+        answers: list[Answer] = []
+        while len(answers) < len(requests):
+            answers += self._exchange(requests[len(answers) :])
+            if len(answers) < len(requests):
+                ended = self._restarted()
+                answers.append(
+                    {"id": requests[len(answers)].get("id")}
+                    | failed_answer(f"its executor ended on it (exit status {ended})")
+                )
+        return answers
+
+    def _restarted(self) -> int | None:
+        """The executor started again, after the one that ended; the ended one's exit status."""
+        self._restarts += 1
+        if self._restarts > _MOST_RESTARTS:
+            raise CannotCompare(
+                f"{self._command} conformance serve ended on {_MOST_RESTARTS} requests"
+            )
+        ended = self._executor
+        if ended.stdin is not None:
+            with contextlib.suppress(OSError):
+                ended.stdin.close()
+        status = ended.wait()
+        if ended.stdout is not None:
+            ended.stdout.close()
+        self._executor = _executor_of(self._command)
+        assert self._executor.stdout is not None
+        self._lines = _Lines(self._executor.stdout.fileno())
+        return status
 
     def close(self) -> None:
         """Ends the executor: its input closed, then waited for (a kill if it lingers)."""
@@ -133,15 +163,17 @@ class ProcessSide:
         lines = [json.dumps(request).encode("ascii") + b"\n" for request in requests]
         writer = threading.Thread(target=_write_all, args=(executor.stdin, lines), daemon=True)
         writer.start()
-        answers = self._read_answers(requests)
+        answers = self._read_answers(requests, partial=True)
         writer.join()
         return answers
 
-    def _read_answers(self, requests: Sequence[Request]) -> list[Answer]:
-        """One answer line per request, each with its request's id."""
+    def _read_answers(self, requests: Sequence[Request], *, partial: bool = False) -> list[Answer]:
+        """One answer line per request, each with its id (`partial`: up to the output's end)."""
         answers: list[Answer] = []
         for request in requests:
             line = self._lines.next_line()
+            if not line and partial:
+                return answers
             if not line:
                 raise CannotCompare(f"{self._command} conformance serve stopped answering")
             try:
@@ -154,6 +186,19 @@ class ProcessSide:
                 raise CannotCompare(f"{self._command} conformance serve answered out of order")
             answers.append(answered)
         return answers
+
+
+def _executor_of(command: str) -> subprocess.Popen[bytes]:
+    """`command conformance serve`, started."""
+    try:
+        return subprocess.Popen(
+            [command, "conformance", "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError as error:
+        raise CannotCompare(f"cannot run {command}: {error.strerror}") from None
 
 
 class _Lines:

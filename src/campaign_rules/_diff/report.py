@@ -261,6 +261,11 @@ def _cell(value: object) -> str:
     return _compact(value, 120).replace("|", "\\|").replace("\n", " ")
 
 
+def _whole_cell(text: str) -> str:
+    """A table-safe line that is never cut: a side's identity, whose path may be long."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def _markdown(report: Mapping[str, object]) -> str:
     summary = report["summary"]
     changes = report["changes"]
@@ -282,8 +287,8 @@ def _markdown(report: Mapping[str, object]) -> str:
         f"| {summary['looser']} | {summary['incomparable']} | {summary['equivalent']} "
         f"| {summary['rules_unprobed']} rules |",
         "",
-        f"Old: {_cell(_identity(old))}  ",
-        f"New: {_cell(_identity(new))}  ",
+        f"Old: {_whole_cell(_identity(old))}  ",
+        f"New: {_whole_cell(_identity(new))}  ",
         f"{report['bodies']} bodies judged by both.",
         "",
     ]

@@ -223,10 +223,16 @@ def _verdict(sorts: set[str]) -> str:
 
 
 def _chosen(found: list[tuple[str, Judged]]) -> Judged:
-    """The witness shown: one that breaks first, then one member changed, then the shortest."""
+    """The witness shown: shown answers that differ, breaking, one member, then the shortest.
+
+    Two answers may differ only in their envelope (which violation is primary) while the
+    violations and statuses the report shows are the same: such a body is kept only when no
+    other shows the difference (D-diff).
+    """
     return min(
         (pair for _, pair in found),
         key=lambda pair: (
+            _shown_alike(pair),
             not pair.breaking,
             pair.candidate.member is None,
             pair.reach != "create",
@@ -247,7 +253,13 @@ def _rejudged(chosen: Mapping[str, Judged], old: Side, new: Side) -> dict[str, W
     return witnesses
 
 
-def _verdict_part(pair: Judged) -> object:
+def _shown_alike(pair: Judged) -> bool:
+    """Whether the two answers agree in all the report shows of them: ok, status, violations."""
+    old, new = _verdict_part(pair)
+    return bool(old == new)
+
+
+def _verdict_part(pair: Judged) -> tuple[object, object]:
     """What a verdict is made of: ok, status, and every violation's rule, key and pointer."""
 
     def part(answer: Answer) -> object:

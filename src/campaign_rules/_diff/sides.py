@@ -25,6 +25,7 @@ __all__ = [
     "Request",
     "Side",
     "description_of",
+    "failed_answer",
 ]
 
 # One request, one answer, in the protocol's JSON shapes (PROTOCOL version 1).
@@ -110,3 +111,12 @@ def description_of(told: Answer) -> Description | None:
         fingerprint=fingerprint if isinstance(fingerprint, str) else None,
         kinds=tuple(str(kind) for kind in kinds) if isinstance(kinds, list) else (),
     )
+
+
+def failed_answer(reason: str) -> Answer:
+    """The answer (without its id) to a body a version fails on (D-diff-legacy).
+
+    Not `unsupported`: the version judges such bodies, and fails. A server running it answers
+    them 500, with none of its rules named; `failed` says why.
+    """
+    return {"ok": False, "status": 500, "violations": [], "envelope": None, "failed": reason}
