@@ -166,7 +166,7 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
     ),
     (
         "docs/guides/diff.md",
-        ".venv/bin/python scripts/diff_mutants.py            # all of them: about 20 s each",
+        ".venv/bin/python scripts/diff_mutants.py            # all of them: about 5 s each",
     ): Elsewhere(
         "the whole run takes half an hour or more; the test runs the same script on three "
         "mutants, one of each file it edits",

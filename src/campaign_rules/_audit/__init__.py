@@ -37,8 +37,8 @@ _LINE_BREAK: Final = ord("\n")
 # valid one), or, as one `Violation` of the body rules, why it is unreadable: not bytes or
 # text, not UTF-8, not JSON (D-audit-unreadable).
 Verdict = tuple[Violation, ...] | Violation | None
-# The text of each error key, which a summary counts by: looked up, where `ErrorKey.value` is
-# a Python property called for each violation.
+# The text of each error key, which a summary counts by: looked up, where an `ErrorKey`'s
+# `value` is a Python property called for each violation.
 _KEY_TEXTS: Final[dict[ErrorKey, str]] = {key: key.value for key in ErrorKey}
 
 
