@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULE_MODULES = ("cycles", "fields", "lookups", "schedule", "shape", "update")
 TARGET = 95.0
 KILLED = {"killed", "timeout"}
-COPIED = ("src", "tests", "docs", "examples", "pyproject.toml")
+# `scripts` too: the tests import some of them (tests/diff_support.py, through conftest.py).
+COPIED = ("src", "tests", "scripts", "docs", "examples", "pyproject.toml")
 # The tests of the full run (`[tool.mutmut]`): every example test, no property, no matrix.
 EXAMPLE_TESTS = [
     "tests",
@@ -87,7 +88,7 @@ def one_module_project(module: str, tests: list[str], folder: Path) -> None:
         "[tool.mutmut]\n"
         'source_paths = ["src/campaign_rules"]\n'
         f'only_mutate = ["src/campaign_rules/{module}.py"]\n'
-        'also_copy = ["tests", "examples", "docs", "pyproject.toml"]\n'
+        'also_copy = ["tests", "scripts", "examples", "docs", "pyproject.toml"]\n'
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider"]\n',
         encoding="utf-8",
