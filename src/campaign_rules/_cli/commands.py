@@ -26,7 +26,7 @@ from campaign_rules._cli.signals import Stopped
 from campaign_rules._cli.wording import printable
 from campaign_rules._diff.command import add_parser as add_diff
 from campaign_rules._diff.command import run as run_diff
-from campaign_rules._export.catalogue import catalogue, render_markdown, rule_readings
+from campaign_rules._export.catalogue import render_markdown, rule_rows
 from campaign_rules._export.json_schema import render_schema
 from campaign_rules._export.openapi import render_openapi
 from campaign_rules.schema import ruleset
@@ -152,19 +152,6 @@ def _rules_json() -> str:
     """What `rules --json` prints: the rule set's identity and every rule of the catalogue.
 
     Each rule with how its verdict is made: its scope, its gates, and its row's pointers and
-    constraint or its function (`rule_readings`).
+    constraint or its function (`rule_rows`).
     """
-    readings = rule_readings()
-    rows = [
-        {
-            "id": info.id,
-            "stage": info.stage,
-            "key": info.key.value,
-            "status": info.status,
-            "source": info.source,
-            "summary": info.summary,
-            **readings[info.id],
-        }
-        for info in catalogue()
-    ]
-    return json.dumps({"ruleset": dict(ruleset()), "rules": rows}, indent=2) + "\n"
+    return json.dumps({"ruleset": dict(ruleset()), "rules": rule_rows()}, indent=2) + "\n"

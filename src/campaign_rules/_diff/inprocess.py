@@ -18,7 +18,7 @@ from campaign_rules._diff.sides import (
     Request,
     description_of,
 )
-from campaign_rules._export.catalogue import catalogue, rule_readings
+from campaign_rules._export.catalogue import rule_rows
 from campaign_rules._export.json_schema import json_schema
 
 __all__ = ["InProcessSide"]
@@ -35,20 +35,7 @@ class InProcessSide:
 
     def rules(self) -> list[dict[str, object]]:
         """The rows `rules --json` prints, as JSON reads them back (enumerations as strings)."""
-        readings = rule_readings()
-        rows = [
-            {
-                "id": info.id,
-                "stage": info.stage,
-                "key": info.key.value,
-                "status": info.status,
-                "source": info.source,
-                "summary": info.summary,
-                **readings[info.id],
-            }
-            for info in catalogue()
-        ]
-        read_back: list[dict[str, object]] = json.loads(json.dumps(rows))
+        read_back: list[dict[str, object]] = json.loads(json.dumps(rule_rows()))
         return read_back
 
     def bounds(self) -> dict[str, object] | None:

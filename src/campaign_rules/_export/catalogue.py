@@ -34,6 +34,7 @@ __all__ = [
     "catalogue",
     "render_markdown",
     "rule_readings",
+    "rule_rows",
 ]
 
 
@@ -104,6 +105,23 @@ def rule_readings() -> dict[str, dict[str, Any]]:
                 reading["function"] = f"{rule.check.__module__}:{rule.check.__qualname__}"
             readings[rule.id] = reading
     return readings
+
+
+def rule_rows() -> list[dict[str, Any]]:
+    """The rules as `rules --json` lists them: each catalogue row with its `rule_readings`."""
+    readings = rule_readings()
+    return [
+        {
+            "id": info.id,
+            "stage": info.stage,
+            "key": info.key.value,
+            "status": info.status,
+            "source": info.source,
+            "summary": info.summary,
+            **readings[info.id],
+        }
+        for info in catalogue()
+    ]
 
 
 def _gate_json(gate: Gate) -> dict[str, str]:
