@@ -20,13 +20,16 @@ _MESSAGE: Final = "message"
 
 
 class _Absent:
-    """What a side lacks: a violation past the end of its list, a member of its envelope."""
+    """What a side lacks: a violation, a member of an envelope or an HTTP body, a header."""
 
     def __repr__(self) -> str:
         return "absent"
 
 
 ABSENT: Final = _Absent()
+# The characters of a value a difference line shows: an HTTP body can be as long as the body
+# limit, and the point of the line is where the answers part.
+_SHOWN_CHARACTERS: Final = 300
 
 
 @attrs.frozen
@@ -47,21 +50,31 @@ class Strictness:
 
 @attrs.frozen
 class Difference:
-    """One place where the answer differs: its path in the answer, what was wanted and got."""
+    """One place where an answer differs: where, what was wanted and what came.
 
-    path: str
+    `at` is a path in an executor's answer (`violations[0].rule`), or `status`, `header NAME`
+    or `body POINTER` of an HTTP one.
+    """
+
+    at: str
     want: object
     got: object
 
     def __str__(self) -> str:
-        return f"{self.path}: want {shown(self.want)}, got {shown(self.got)}"
+        return f"{self.at}: want {shown(self.want)}, got {shown(self.got)}"
+
+    def to_json(self) -> dict[str, object]:
+        """The difference as JSON data; a side that is absent is left out."""
+        sides = {"want": self.want, "got": self.got}
+        return {"at": self.at, **{name: v for name, v in sides.items() if v is not ABSENT}}
 
 
 def shown(value: object) -> str:
-    """A value as a diff line shows it: JSON, or `absent`."""
+    """A value as a difference line shows it: JSON, cut when long, or `absent`."""
     if value is ABSENT:
         return "absent"
-    return json.dumps(value, ensure_ascii=True, sort_keys=True)
+    text = json.dumps(value, ensure_ascii=True, sort_keys=True)
+    return text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS] + "..."
 
 
 def differences(

@@ -15,25 +15,15 @@ from typing import Final
 
 import attrs
 
+from campaign_rules._conformance.compare import ABSENT, Difference
 from campaign_rules._conformance.http_format import Answer, HeaderExpectation, Matcher
 from campaign_rules._core.formats import parse_date_time
 from campaign_rules._core.limits import BODY_MAX_BYTES
 from campaign_rules._core.pointers import member_pointer
 
-__all__ = ["ABSENT", "Difference", "Received", "compare"]
+__all__ = ["Received", "compare"]
 
 _SHOWN_BYTES: Final = 200  # of a body that is not JSON
-_SHOWN_CHARACTERS: Final = 300  # of a value in a printed difference
-
-
-class _Absent:
-    """What a difference wants or got where there is no value: shown as `absent`."""
-
-    def __repr__(self) -> str:
-        return "absent"
-
-
-ABSENT: Final = _Absent()
 
 
 @attrs.frozen
@@ -43,31 +33,6 @@ class Received:
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
-
-
-@attrs.frozen
-class Difference:
-    """One thing that differs: where (`status`, `header NAME`, `body POINTER`), want and got."""
-
-    at: str
-    want: object
-    got: object
-
-    def __str__(self) -> str:
-        return f"{self.at}: want {_shown(self.want)}, got {_shown(self.got)}"
-
-    def to_json(self) -> dict[str, object]:
-        """The difference as JSON data; a side that is absent is left out."""
-        sides = {"want": self.want, "got": self.got}
-        return {"at": self.at, **{name: v for name, v in sides.items() if v is not ABSENT}}
-
-
-def _shown(value: object) -> str:
-    """A value as a difference shows it: JSON, cut when long, or `absent`."""
-    if value is ABSENT:
-        return "absent"
-    text = json.dumps(value, ensure_ascii=True, sort_keys=True)
-    return text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS] + "..."
 
 
 def compare(

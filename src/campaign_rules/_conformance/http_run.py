@@ -26,7 +26,8 @@ from urllib.parse import urlsplit
 
 import attrs
 
-from campaign_rules._conformance.http_compare import Difference, Received, compare
+from campaign_rules._conformance.compare import Difference
+from campaign_rules._conformance.http_compare import Received, compare
 from campaign_rules._conformance.http_format import (
     HTTP_KIND,
     MANIFEST,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from campaign_rules._cli.wording import counted
 from campaign_rules._diff.candidates import value_at
@@ -204,15 +205,21 @@ def _identity(side: Mapping[str, object]) -> str:
     )
 
 
-def _text(report: Mapping[str, object]) -> str:
-    summary = report["summary"]
-    changes = report["changes"]
-    unprobed = report["unprobed"]
-    environment = report["environment"]
+def _parts(
+    report: Mapping[str, object],
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    """The summary, changes, rules not probed and environment of `report`, for the writers."""
+    summary, changes = report["summary"], report["changes"]
+    unprobed, environment = report["unprobed"], report["environment"]
     assert isinstance(summary, dict)
+    assert isinstance(environment, dict)
     assert isinstance(changes, list)
     assert isinstance(unprobed, list)
-    assert isinstance(environment, dict)
+    return summary, changes, unprobed, environment
+
+
+def _text(report: Mapping[str, object]) -> str:
+    summary, changes, unprobed, environment = _parts(report)
     lines = [
         f"old: {_identity(report['old'])}",  # type: ignore[arg-type]
         f"new: {_identity(report['new'])}",  # type: ignore[arg-type]
@@ -267,14 +274,7 @@ def _whole_cell(text: str) -> str:
 
 
 def _markdown(report: Mapping[str, object]) -> str:
-    summary = report["summary"]
-    changes = report["changes"]
-    unprobed = report["unprobed"]
-    environment = report["environment"]
-    assert isinstance(summary, dict)
-    assert isinstance(changes, list)
-    assert isinstance(unprobed, list)
-    assert isinstance(environment, dict)
+    summary, changes, unprobed, environment = _parts(report)
     old, new = report["old"], report["new"]
     assert isinstance(old, dict)
     assert isinstance(new, dict)
