@@ -49,7 +49,8 @@ def build_campaign(doc: Document) -> CampaignCreate:
         CampaignCreate,
         (
             _checked(doc.name_text),
-            _checked(doc.agent_id),
+            # The row `agent_id.is_uuid_v4` took its form: only its case is left to make.
+            _checked(as_string(root.get("agent_id"))).lower(),
             _checked(doc.integration_id),
             _checked(doc.channel),
             as_string(root.get("description")),
