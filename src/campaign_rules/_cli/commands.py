@@ -3,7 +3,7 @@
 Imported by `campaign_rules._cli.main` once the signal handlers are set. Building the parser
 imports each sub-command's module, which imports at its top only what its parser needs: what a
 sub-command runs is imported when it runs, so that a command pays for its own work alone
-(`check` of one file, its start and little else).
+(`check` of one file, its start and little else; D-cli-startup).
 """
 
 from __future__ import annotations
