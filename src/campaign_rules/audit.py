@@ -26,12 +26,12 @@ from typing import Final, TypedDict, TypeVar
 import attrs
 
 from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, line_body, read_line, tally_lines
-from campaign_rules._audit.report import DOCS_URL, render_report
 from campaign_rules._core.json import ONE_TEXT_CLASSES
 from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.strict_json import read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._core.written_json import i_json
+from campaign_rules._export.links import DOCS_URL
 from campaign_rules._rules.json_validation import body_refusal, placed_violations
 from campaign_rules.schema import ruleset
 
@@ -216,6 +216,9 @@ def html_report(summary: AuditSummary, *, docs_url: str = DOCS_URL) -> str:
         raise TypeError(f"summary must be an AuditSummary, not {type(summary).__name__}")
     if not isinstance(docs_url, str):
         raise TypeError(f"docs_url must be a str, not {type(docs_url).__name__}")
+    # Imported on first use: an audit that writes no page renders none.
+    from campaign_rules._audit.report import render_report
+
     return render_report(summary, docs_url=docs_url, ruleset=ruleset())
 
 

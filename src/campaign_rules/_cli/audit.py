@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import gzip
 import importlib
 import io
 import os
@@ -22,7 +21,7 @@ import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, BinaryIO, Final, Protocol, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, Protocol, cast
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import STDIN, interruptible, standard_input
@@ -33,8 +32,9 @@ from campaign_rules._cli.wording import cannot_read, counted, printable
 from campaign_rules._cli.wording import reason as why
 from campaign_rules._core.limits import LINE_MAX_BYTES
 from campaign_rules._core.written_json import i_json
-from campaign_rules._export.catalogue import catalogue
-from campaign_rules.audit import AuditSummary, audit_chunk, html_report
+
+if TYPE_CHECKING:  # at run time, imported where the audit runs: building the parser needs none
+    from campaign_rules.audit import AuditSummary
 
 __all__ = [
     "CHUNK_BYTES",
@@ -142,6 +142,8 @@ def run(args: argparse.Namespace) -> tuple[int, str]:
         if failed:  # the summary of part of the store would read as an audit of all of it
             return ExitStatus.UNREADABLE, ""
         if report is not None:
+            from campaign_rules.audit import html_report  # loaded on first use: --html only
+
             report.write(html_report(summary, docs_url=args.docs_url))
         for output in (rows, report):
             if output is not None:
@@ -187,6 +189,9 @@ def audit_paths(
     is of the lines read before, and is no audit of the store. `rows` receives the violation
     rows, in order; `advance` the number of records of each block done.
     """
+    # Imported on first use: the command line imports this module to build its parser.
+    from campaign_rules.audit import AuditSummary
+
     summary = AuditSummary()
     failed = False
     want_rows = rows is not None
@@ -236,6 +241,8 @@ _Task = tuple[bytes, int, bool, str, int]
 
 def _audit_block(task: _Task) -> tuple[AuditSummary, str]:
     """Audit one block of whole lines, numbered from `first_line` (in a worker process)."""
+    from campaign_rules.audit import audit_chunk  # loaded on first use, as in `audit_paths`
+
     block, first_line, rows, path, file_line = task
     lines = block.split(b"\n")
     if not lines[-1]:
@@ -272,6 +279,8 @@ def _open(path: str) -> Iterator[tuple[_Binary, BinaryIO | None]]:
         if path.endswith(".gz"):
             if not cast("io.BufferedReader", source).peek(1):
                 raise _CannotRead(_EMPTY_GZIP)
+            import gzip  # loaded on first use: for a .gz file only
+
             with gzip.GzipFile(fileobj=source, mode="rb") as unzipped:
                 yield unzipped, raw
         else:
@@ -402,6 +411,8 @@ def render_table(summary: AuditSummary) -> str:
     if summary.unreadable_records:
         lines[-1] += f"  first on lines {_numbers(summary.unreadable_records)}"
     if summary.rules:
+        from campaign_rules._export.catalogue import catalogue  # loaded on first use
+
         rules = {info.id: info for info in catalogue()}
         table = [("records", "rule", "key", "first records", "summary")]
         for rule, tally in summary.ranked_rules():

@@ -21,7 +21,6 @@ from typing import Any, Final
 
 import attrs
 
-from campaign_rules import validate_create_json
 from campaign_rules._cli.colour import BOLD, DIM, GREEN, RED, Paint, paint_for
 from campaign_rules._cli.exits import ExitStatus, describe_exits, say
 from campaign_rules._cli.inputs import read_at_most
@@ -35,23 +34,11 @@ from campaign_rules._core.pointers import output_pointer
 from campaign_rules._core.violations import Violation
 from campaign_rules._core.written_json import i_json
 from campaign_rules._export.links import rule_url
-from campaign_rules._wire.convert import to_wire
-from campaign_rules.responses import (
-    parse_contact_response,
-    parse_create_response,
-    parse_error,
-    parse_thread,
-)
 
 __all__ = ["add_parser", "run"]
 
-# What `check --kind` reads a response body as, from its decoded JSON.
-_RESPONSE_READERS: Final[dict[str, Callable[[object, int | None], Outcome[Any]]]] = {
-    "create-response": lambda body, _: parse_create_response(body),
-    "contact-response": lambda body, _: parse_contact_response(body),
-    "thread": lambda body, _: parse_thread(body),
-    "error": lambda body, status: parse_error(status, body),
-}
+# What `check --kind` reads a response body as, from its decoded JSON (`_read_response`).
+_RESPONSE_KINDS: Final = ("contact-response", "create-response", "error", "thread")
 # A creation request (the default) is read from its bytes, as a server reads it.
 _CREATE: Final = "create"
 # How the body rules name the body they judge, which is a request's.
@@ -79,7 +66,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_inputs(check, "files", metavar="FILE", help="a JSON file, or - for standard input")
     check.add_argument(
         "--kind",
-        choices=sorted([_CREATE, *_RESPONSE_READERS]),
+        choices=sorted([_CREATE, *_RESPONSE_KINDS]),
         default=_CREATE,
         help="what the bodies are (default: create, a campaign creation request)",
     )
@@ -137,6 +124,9 @@ def run(args: argparse.Namespace, command: argparse.ArgumentParser) -> tuple[int
 
 def _check_file(path: str, *, kind: str, status: int | None) -> Outcome[Any] | str:
     """The result of the file's body, or why it could not be read."""
+    # Imported on first use: the command line imports this module to build its parser.
+    from campaign_rules import validate_create_json
+
     try:
         data = read_at_most(path, BODY_MAX_BYTES)
     except OSError as error:
@@ -151,7 +141,21 @@ def _check_file(path: str, *, kind: str, status: int | None) -> Outcome[Any] | s
         body = _decoded(data)
     except _CannotRead as error:
         return str(error)
-    return _RESPONSE_READERS[kind](body, status)
+    return _read_response(kind, body, status)
+
+
+def _read_response(kind: str, body: object, status: int | None) -> Outcome[Any]:
+    """A response body of `kind` (one of `_RESPONSE_KINDS`), read by its reader."""
+    # Imported on first use: a creation body, the default kind, needs no response reader.
+    from campaign_rules import responses
+
+    readers: dict[str, Callable[[], Outcome[Any]]] = {
+        "create-response": lambda: responses.parse_create_response(body),
+        "contact-response": lambda: responses.parse_contact_response(body),
+        "thread": lambda: responses.parse_thread(body),
+        "error": lambda: responses.parse_error(status, body),
+    }
+    return readers[kind]()
 
 
 def _named_for(kind: str, result: Outcome[Any]) -> Outcome[Any]:
@@ -268,6 +272,8 @@ def _json_report(path: str, result: Outcome[Any] | str, docs_url: str) -> dict[s
     """
     if isinstance(result, str):
         return {"file": path, "error": result}
+    from campaign_rules._wire.convert import to_wire  # loaded on first use: --json only
+
     return {
         "file": path,
         "status": result.status,

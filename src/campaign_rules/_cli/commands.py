@@ -1,6 +1,9 @@
 """The sub-commands of the command line, their parser, and what every one of them shares.
 
-Imported by `campaign_rules._cli.main` once the signal handlers are set.
+Imported by `campaign_rules._cli.main` once the signal handlers are set. Building the parser
+imports each sub-command's module, which imports at its top only what its parser needs: what a
+sub-command runs is imported when it runs, so that a command pays for its own work alone
+(`check` of one file, its start and little else; D-cli-startup).
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from campaign_rules import COMPILED, __version__
 from campaign_rules._cli.audit import add_parser as add_audit
@@ -26,15 +29,8 @@ from campaign_rules._cli.signals import Stopped
 from campaign_rules._cli.wording import printable
 from campaign_rules._diff.command import add_parser as add_diff
 from campaign_rules._diff.command import run as run_diff
-from campaign_rules._export.catalogue import render_markdown, rule_rows
-from campaign_rules._export.json_schema import render_schema
-from campaign_rules._export.openapi import render_openapi
-from campaign_rules.schema import ruleset
 
 __all__ = ["run_command"]
-
-# The machine-readable documents the command line prints.
-_DOCUMENTS: dict[str, Callable[[], str]] = {"schema": render_schema, "openapi": render_openapi}
 
 
 def run_command(argv: Sequence[str] | None) -> int:
@@ -60,7 +56,10 @@ def run_command(argv: Sequence[str] | None) -> int:
 
 
 def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
+    # The modules of the documents are imported by the command that prints each.
     if args.command == "rules":
+        from campaign_rules._export.catalogue import render_markdown
+
         sys.stdout.write(_rules_json() if args.json else render_markdown())
         return ExitStatus.VALID
     if args.command == "explain":
@@ -70,8 +69,15 @@ def _run(args: argparse.Namespace, command: argparse.ArgumentParser) -> int:
             return status
         sys.stdout.write(text)
         return status
-    if args.command in _DOCUMENTS:
-        sys.stdout.write(_DOCUMENTS[args.command]())
+    if args.command == "schema":
+        from campaign_rules._export.json_schema import render_schema
+
+        sys.stdout.write(render_schema())
+        return ExitStatus.VALID
+    if args.command == "openapi":
+        from campaign_rules._export.openapi import render_openapi
+
+        sys.stdout.write(render_openapi())
         return ExitStatus.VALID
     if args.command == "conformance":
         from campaign_rules._cli.conformance import run as run_conformance
@@ -154,4 +160,7 @@ def _rules_json() -> str:
     Each rule with how its verdict is made: its scope, its gates, and its row's pointers and
     constraint or its function (`rule_rows`).
     """
+    from campaign_rules._export.catalogue import rule_rows
+    from campaign_rules.schema import ruleset
+
     return json.dumps({"ruleset": dict(ruleset()), "rules": rule_rows()}, indent=2) + "\n"

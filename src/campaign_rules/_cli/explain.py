@@ -11,19 +11,20 @@ otherwise the command says where they are (D-explain-sources). A name is taken i
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from campaign_rules._cli.exits import ExitStatus, describe_exits
 from campaign_rules._cli.wording import printable
-from campaign_rules._export import sources
-from campaign_rules._export.catalogue import RuleInfo, catalogue
-from campaign_rules._export.clauses import Clause, cited_clauses, clauses
 from campaign_rules._export.links import DOCS_URL, rule_url
+
+if TYPE_CHECKING:  # at run time, imported where `explain` runs: building the parser needs none
+    from campaign_rules._export import sources
+    from campaign_rules._export.catalogue import RuleInfo
+    from campaign_rules._export.clauses import Clause
 
 __all__ = ["add_parser", "explain"]
 
@@ -70,6 +71,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def explain(args: argparse.Namespace) -> tuple[int, str]:
     """The exit status, and the text to print (or the one-line reason on standard error)."""
+    # Imported on first use: the command line imports this module to build its parser.
+    from campaign_rules._export import sources
+    from campaign_rules._export.catalogue import catalogue
+    from campaign_rules._export.clauses import clauses
+
     infos = catalogue()
     wanted = args.rule.casefold()
     chosen = [info for info in infos if wanted in (info.id.casefold(), info.key.value.casefold())]
@@ -115,6 +121,8 @@ def _nearest(name: str, infos: Sequence[RuleInfo]) -> list[str]:
     A name is compared with each whole id or key and with each of its words, so that
     `retries` finds `retries.within_bounds` and `retry` too.
     """
+    import difflib  # loaded on first use: for an unknown name only
+
     wanted = name.casefold()
     names = list(dict.fromkeys(label for info in infos for label in (info.id, info.key.value)))
     alike: list[tuple[float, int, str]] = []
@@ -139,6 +147,9 @@ def _rule(
     counts: dict[str, sources.Cases] | None,
     docs_url: str,
 ) -> str:
+    from campaign_rules._export import sources  # loaded on first use, as in `explain`
+    from campaign_rules._export.clauses import cited_clauses
+
     lines = [
         f"{info.id}: {info.summary}",
         f"{_INDENT}key {info.key.value}, status {info.status}, stage {info.stage}",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 import sys
 from collections.abc import Iterator
@@ -116,6 +115,9 @@ def _open(path: str) -> OutputFile:
         raise CannotWrite(path, _reason(error)) from None
     if status is not None and (not stat.S_ISREG(status.st_mode) or _is_standard(status)):
         return _in_place(path, target, status)
+    # Imported on first use: of the commands, only those that write a file name one beside it.
+    import secrets
+
     directory, name = os.path.split(target)
     for _ in range(_NAME_TRIES):
         temporary = os.path.join(directory, f".{name}.{secrets.token_hex(8)}.tmp")

@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import ctypes
-import multiprocessing
-import multiprocessing.connection
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from multiprocessing.process import BaseProcess
-from typing import Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from campaign_rules._cli.signals import ignore_in_worker, ignored_in_workers, wait_ready
+
+if TYPE_CHECKING:  # at run time, `multiprocessing` is imported when a pool starts
+    import multiprocessing.connection
+    from multiprocessing.process import BaseProcess
 
 __all__ = ["Workers", "workers"]
 
@@ -60,6 +60,9 @@ class Workers(Generic[_Task, _Result]):
         self._pipes: list[multiprocessing.connection.Connection] = []
         self._order: collections.deque[int] = collections.deque()  # the worker of each task
         self._next = 0
+        # Imported when a pool starts, not with the command: an audit on one job runs none.
+        import multiprocessing
+
         self._context: Any = multiprocessing.get_context(_START_METHOD)
 
     @property
@@ -193,6 +196,8 @@ def _serve(
 def _die_with(parent: int) -> None:
     """Have the kernel kill this worker when its parent dies; exit if it has died already."""
     if sys.platform.startswith("linux"):
+        import ctypes  # in the worker only: the parent never calls the C library
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
