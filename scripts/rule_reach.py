@@ -897,9 +897,14 @@ def _short(module: str) -> str:
     return module.removeprefix(f"{PACKAGE}.")
 
 
-def measured(src: Path = SRC) -> list[tuple[str, str, list[str], int, Reach]]:
-    """Each rule of `RULES`: its kind, the modules it reads, their lines, and its reach."""
-    index = Index(src)
+def measured(
+    src: Path = SRC, index: Index | None = None
+) -> list[tuple[str, str, list[str], int, Reach]]:
+    """Each rule of `RULES`: its kind, the modules it reads, their lines, and its reach.
+
+    `index`, when given, is `src`'s, with the modules it has parsed already.
+    """
+    index = Index(src) if index is None else index
     rows = []
     for rule_id, declared in RULES.items():
         reach = index.measure(rule_id, declared)
@@ -912,7 +917,7 @@ def measured(src: Path = SRC) -> list[tuple[str, str, list[str], int, Reach]]:
 def render_table(src: Path = SRC) -> str:
     """The table docs/testing.md holds, between its markers."""
     index = Index(src)
-    rows = measured(src)
+    rows = measured(src, index)
     out = [
         "| rule | made as | kind | modules | lines | of which `_campaign` | within target "
         "| modules read |",
