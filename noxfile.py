@@ -24,18 +24,28 @@ ROOT = Path(__file__).resolve().parent
 BUILDS = {"compiled": {}, "pure": {"CAMPAIGN_RULES_PURE_PYTHON": "1"}}
 EXTRAS = "test,examples,dask,progress"
 PARITY_TESTS = ("tests/test_builds.py", "tests/test_construct.py")
-# Tests of the source tree and its scripts, not of an installed build: they read `src/`,
-# `docs/` and `scripts/`, or install other revisions, so their verdict is the same on either
-# build. The README's test command runs them; the sessions below leave them out, which keeps
-# CI within its 20 minutes.
+# Tests of the source tree and its scripts, not of an installed build: their verdict is the
+# same on either build. The README's test command runs them; `tests` below leaves them out,
+# which keeps CI within its 20 minutes.
 SOURCE_TESTS = (
+    # They read `src/`, `docs/` and `scripts/`, or install other revisions.
     "tests/test_docs_bound_change.py",
     "tests/test_regenerate.py",
     "tests/test_rule_reach.py",
     "tests/test_names.py",
     "tests/test_diff_mutants.py",
     "tests/test_diff_legacy.py",
+    # The diff runs as a process on `src/` (`PYTHONPATH`, tests/diff_support.py and
+    # scripts/diff_example.py), and so does benchmarks/ab.py on the revisions it checks out,
+    # whichever build is installed.
+    "tests/test_diff.py",
+    "tests/test_diff_example.py",
+    "tests/test_benchmark_ab.py",
 )
+# The suite on a build runs in as many processes as the machine has cores (pytest-xdist, from
+# the `test` extra), each test file in one process, so that a module's server or kit is made
+# once. Its tests bind ephemeral ports and write in their own temporary folders.
+PARALLEL = ("--numprocesses", "auto", "--dist", "loadfile")
 
 nox.options.sessions = ["parity"]
 
@@ -79,4 +89,5 @@ def tests(session: nox.Session, build: str) -> None:
     """Build `build`, check its command line and run the suite on it, `SOURCE_TESTS` aside."""
     install(session, build)
     check_command_line(session)
-    pytest(session, build, *(f"--ignore={path}" for path in SOURCE_TESTS), *session.posargs)
+    ignored = (f"--ignore={path}" for path in SOURCE_TESTS)
+    pytest(session, build, *PARALLEL, *ignored, *session.posargs)
