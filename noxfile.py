@@ -5,8 +5,8 @@ mypyc and pure Python (`CAMPAIGN_RULES_PURE_PYTHON=1`), each into a virtual envi
 own under `.nox/`, checks its command line and runs tests/test_builds.py and
 tests/test_construct.py on each: on the compiled build they compare it with the pure-Python
 one, call by call (D-compiled-build). `nox -s tests` runs the whole suite on each build, after
-checking its command line, but for the tests of the source tree (`SOURCE_TESTS`), whose verdict
-no build changes. `.ci/run` runs `nox -s "tests(compiled)" "parity(pure)"`: the whole
+checking its command line, in a process per core, but for the tests of the source tree
+(`SOURCE_TESTS`), whose verdict no build changes. `.ci/run` runs `nox -s "tests(compiled)" "parity(pure)"`: the whole
 suite on the compiled build, and the pure-Python wheel's command line and build checks (the
 README's test command has run the whole suite on the same source, pure Python, already).
 `-- ARGS` passes pytest arguments (`nox -s parity -- -x`), `-R` reuses the environments
@@ -41,6 +41,9 @@ SOURCE_TESTS = (
     "tests/test_diff.py",
     "tests/test_diff_example.py",
     "tests/test_benchmark_ab.py",
+    # The pages' shell blocks, run as written: they address the environment the README's test
+    # command makes (`.venv`, editable), and one builds a third environment of its own.
+    "tests/test_shell_blocks.py",
 )
 # The suite on a build runs in as many processes as the machine has cores (pytest-xdist, from
 # the `test` extra), each test file in one process, so that a module's server or kit is made
