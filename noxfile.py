@@ -6,9 +6,10 @@ own under `.nox/`, checks its command line and runs tests/test_builds.py and
 tests/test_construct.py on each: on the compiled build they compare it with the pure-Python
 one, call by call (D-compiled-build). `nox -s tests` runs the whole suite on each build, after
 checking its command line, in a process per core, but for the tests of the source tree
-(`SOURCE_TESTS`), whose verdict no build changes. `.ci/run` runs `nox -s "tests(compiled)" "parity(pure)"`: the whole
-suite on the compiled build, and the pure-Python wheel's command line and build checks (the
-README's test command has run the whole suite on the same source, pure Python, already).
+(`SOURCE_TESTS`), whose verdict no build changes. `.ci/run` runs
+`nox -s "tests(compiled)" "parity(pure)"`: the whole suite on the compiled build, and the
+pure-Python wheel's command line and build checks (the README's test command has run the
+whole suite on the same source, pure Python, already).
 `-- ARGS` passes pytest arguments (`nox -s parity -- -x`), `-R` reuses the environments
 already built, and `nox -s "tests(pure)"` runs one build.
 """
