@@ -5,10 +5,11 @@ mypyc and pure Python (`CAMPAIGN_RULES_PURE_PYTHON=1`), each into a virtual envi
 own under `.nox/`, checks its command line and runs tests/test_builds.py and
 tests/test_construct.py on each: on the compiled build they compare it with the pure-Python
 one, call by call (D-compiled-build). `nox -s tests` runs the whole suite on each build, after
-checking its command line, but for the tests of the source tree (`SOURCE_TESTS`), whose verdict
-no build changes. `.ci/run` runs `nox -s "tests(compiled)" "parity(pure)"`: the whole
-suite on the compiled build, and the pure-Python wheel's command line and build checks (the
-README's test command has run the whole suite on the same source, pure Python, already).
+checking its command line, in a process per core, but for the tests of the source tree
+(`SOURCE_TESTS`), whose verdict no build changes. `.ci/run` runs
+`nox -s "tests(compiled)" "parity(pure)"`: the whole suite on the compiled build, and the
+pure-Python wheel's command line and build checks (the README's test command has run the
+whole suite on the same source, pure Python, already).
 `-- ARGS` passes pytest arguments (`nox -s parity -- -x`), `-R` reuses the environments
 already built, and `nox -s "tests(pure)"` runs one build.
 """
@@ -24,18 +25,31 @@ ROOT = Path(__file__).resolve().parent
 BUILDS = {"compiled": {}, "pure": {"CAMPAIGN_RULES_PURE_PYTHON": "1"}}
 EXTRAS = "test,examples,dask,progress"
 PARITY_TESTS = ("tests/test_builds.py", "tests/test_construct.py")
-# Tests of the source tree and its scripts, not of an installed build: they read `src/`,
-# `docs/` and `scripts/`, or install other revisions, so their verdict is the same on either
-# build. The README's test command runs them; the sessions below leave them out, which keeps
-# CI within its 20 minutes.
+# Tests of the source tree and its scripts, not of an installed build: their verdict is the
+# same on either build. The README's test command runs them; `tests` below leaves them out,
+# which keeps CI within its 20 minutes.
 SOURCE_TESTS = (
+    # They read `src/`, `docs/` and `scripts/`, or install other revisions.
     "tests/test_docs_bound_change.py",
     "tests/test_regenerate.py",
     "tests/test_rule_reach.py",
     "tests/test_names.py",
     "tests/test_diff_mutants.py",
     "tests/test_diff_legacy.py",
+    # The diff runs as a process on `src/` (`PYTHONPATH`, tests/diff_support.py and
+    # scripts/diff_example.py), and so does benchmarks/ab.py on the revisions it checks out,
+    # whichever build is installed.
+    "tests/test_diff.py",
+    "tests/test_diff_example.py",
+    "tests/test_benchmark_ab.py",
+    # The pages' shell blocks, run as written: they address the environment the README's test
+    # command makes (`.venv`, editable), and one builds a third environment of its own.
+    "tests/test_shell_blocks.py",
 )
+# The suite on a build runs in as many processes as the machine has cores (pytest-xdist, from
+# the `test` extra), each test file in one process, so that a module's server or kit is made
+# once. Its tests bind ephemeral ports and write in their own temporary folders.
+PARALLEL = ("--numprocesses", "auto", "--dist", "loadfile")
 
 nox.options.sessions = ["parity"]
 
@@ -79,4 +93,5 @@ def tests(session: nox.Session, build: str) -> None:
     """Build `build`, check its command line and run the suite on it, `SOURCE_TESTS` aside."""
     install(session, build)
     check_command_line(session)
-    pytest(session, build, *(f"--ignore={path}" for path in SOURCE_TESTS), *session.posargs)
+    ignored = (f"--ignore={path}" for path in SOURCE_TESTS)
+    pytest(session, build, *PARALLEL, *ignored, *session.posargs)

@@ -223,6 +223,9 @@ class Index:
         self.modules: dict[str, Module] = {}
         self._assigners: dict[tuple[str, str, str], list[tuple[Context, ast.stmt]]] = {}
         self._attribute_names: frozenset[str] | None = None
+        # Each module's statements that set an attribute, found in one walk of its tree:
+        # `assigners` asks for them once per class and attribute.
+        self._stores: dict[str, list[tuple[Context, ast.stmt]]] = {}
 
     # -- modules and names ---------------------------------------------------------------
 
@@ -431,13 +434,17 @@ class Index:
         return self._attribute_names
 
     def _attribute_stores(self, module: str, attribute: str) -> Iterator[tuple[Context, ast.stmt]]:
-        found = self.module(module)
-        for node in ast.walk(found.tree):
-            if (
-                isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
-                and _store_target(node, attribute) is not None
-            ):
-                yield _context_of(found, node), node
+        if module not in self._stores:
+            found = self.module(module)
+            self._stores[module] = [
+                (_context_of(found, node), node)
+                for node in ast.walk(found.tree)
+                if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
+                and any(isinstance(target, ast.Attribute) for target in _targets(node))
+            ]
+        for context, node in self._stores[module]:
+            if _store_target(node, attribute) is not None:
+                yield context, node
 
     # -- the walk --------------------------------------------------------------------------
 
@@ -783,9 +790,12 @@ def _defined_names(node: ast.stmt) -> list[str]:
     return []
 
 
+def _targets(node: ast.stmt) -> list[ast.expr | None]:
+    return [*node.targets] if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+
+
 def _store_target(node: ast.stmt, attribute: str) -> ast.Attribute | None:
-    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-    for target in targets:
+    for target in _targets(node):
         if isinstance(target, ast.Attribute) and target.attr == attribute:
             return target
     return None
@@ -887,9 +897,14 @@ def _short(module: str) -> str:
     return module.removeprefix(f"{PACKAGE}.")
 
 
-def measured(src: Path = SRC) -> list[tuple[str, str, list[str], int, Reach]]:
-    """Each rule of `RULES`: its kind, the modules it reads, their lines, and its reach."""
-    index = Index(src)
+def measured(
+    src: Path = SRC, index: Index | None = None
+) -> list[tuple[str, str, list[str], int, Reach]]:
+    """Each rule of `RULES`: its kind, the modules it reads, their lines, and its reach.
+
+    `index`, when given, is `src`'s, with the modules it has parsed already.
+    """
+    index = Index(src) if index is None else index
     rows = []
     for rule_id, declared in RULES.items():
         reach = index.measure(rule_id, declared)
@@ -902,7 +917,7 @@ def measured(src: Path = SRC) -> list[tuple[str, str, list[str], int, Reach]]:
 def render_table(src: Path = SRC) -> str:
     """The table docs/testing.md holds, between its markers."""
     index = Index(src)
-    rows = measured(src)
+    rows = measured(src, index)
     out = [
         "| rule | made as | kind | modules | lines | of which `_campaign` | within target "
         "| modules read |",

@@ -325,6 +325,17 @@ def label(value: object) -> str:
     return "HostileObject" if type(value) is HostileObject else repr(value)[:40]
 
 
+def stable_repr(value: object) -> str:
+    """A test id: the `repr` of `value`, but a plain object's is its type, not its address.
+
+    Every process that collects the suite must name each test alike (noxfile.py runs it in a
+    process per core, with pytest-xdist); tests/conftest.py refuses an id that names an address.
+    """
+    if type(value).__repr__ is object.__repr__:
+        return f"<{type(value).__name__}>"
+    return repr(value)
+
+
 # The package's public modules: the root, and one module per concern.
 PUBLIC_MODULES = (
     "campaign_rules",

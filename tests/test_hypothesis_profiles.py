@@ -1,7 +1,7 @@
-"""The Hypothesis profiles the README and the testing page describe are the ones registered.
+"""The Hypothesis profiles the README, the testing page and .ci/run state are the registered ones.
 
-tests/conftest.py registers them; the pages state the number of examples CI draws, which this
-keeps true when the profile changes.
+conftest.py registers them; the pages state the number of examples CI draws, which this keeps
+true when the profile changes.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import settings
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/testing.md"])
+@pytest.mark.parametrize("page", ["README.md", "docs/testing.md", ".ci/run"])
 def test_the_pages_state_the_examples_ci_draws(page: str) -> None:
     ci = settings.get_profile("ci")
     assert ci.derandomize

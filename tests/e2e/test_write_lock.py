@@ -13,6 +13,7 @@ import json
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -85,11 +86,14 @@ def test_a_create_that_waits_past_the_busy_timeout_is_a_503_that_leaves_nothing(
     key = str(uuid.uuid4())
     alone, keyed = whatsapp_body(), whatsapp_body()
 
-    with write_lock(two_workers.database):
-        busy = [
-            create(two_workers, json.dumps(alone).encode()),
-            create(two_workers, json.dumps(keyed).encode(), key),
-        ]
+    # Sent together: each waits out the busy timeout (10 s), and the two workers wait at once.
+    with write_lock(two_workers.database), ThreadPoolExecutor(2) as senders:
+        busy = list(
+            senders.map(
+                lambda sent: create(two_workers, *sent),
+                [(json.dumps(alone).encode(), None), (json.dumps(keyed).encode(), key)],
+            )
+        )
 
     for response in busy:
         assert (response.status_code, response.headers.get("Retry-After")) == (503, "1")
