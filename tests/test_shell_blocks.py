@@ -95,7 +95,7 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "python3 -m venv .venv && .venv/bin/pip install -e "
         "'.[test,examples,dask,progress,docs,bench]' && npm ci --prefix tests/ajv && "
         "npm ci --prefix conformance/js && "
-        ".venv/bin/python -m pytest",
+        ".venv/bin/python -m pytest -n auto --dist loadfile",
     ): Elsewhere(
         "the set-up and the whole suite, this module included; .ci/run runs it, read out of "
         "the README",
