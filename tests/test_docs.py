@@ -514,7 +514,7 @@ def test_ci_reads_the_two_set_up_commands_of_the_readme() -> None:
     for command in printed:
         assert f"```sh\n{command}\n```" in readme
     assert printed[0].endswith(".venv/bin/campaign-rules check examples/phone_call.json")
-    assert printed[1].endswith(".venv/bin/python -m pytest")
+    assert printed[1].endswith(".venv/bin/python -m pytest -n auto --dist loadfile")
     assert "docs" in printed[1]  # the whole suite: the site's build and examples too
 
 
