@@ -25,6 +25,7 @@ from typing import Final, TypedDict, TypeVar
 
 import attrs
 
+from campaign_rules import __version__
 from campaign_rules._audit import FIRST_RECORDS_KEPT, Tally, line_body, read_line, tally_lines
 from campaign_rules._core.json import ONE_TEXT_CLASSES
 from campaign_rules._core.pointers import output_pointer
@@ -32,8 +33,8 @@ from campaign_rules._core.strict_json import read_body
 from campaign_rules._core.violations import Violation
 from campaign_rules._core.written_json import i_json
 from campaign_rules._export.links import DOCS_URL
+from campaign_rules._export.ruleset import ruleset
 from campaign_rules._rules.json_validation import body_refusal, placed_violations
-from campaign_rules.schema import ruleset
 
 __all__ = [
     "FIRST_RECORDS_KEPT",
@@ -142,7 +143,7 @@ class AuditSummary:
         D-ruleset).
         """
         return {
-            "ruleset": dict(ruleset()),
+            "ruleset": dict(ruleset(__version__)),
             "records": self.records,
             "valid": self.valid,
             "invalid": self.invalid,
@@ -219,7 +220,7 @@ def html_report(summary: AuditSummary, *, docs_url: str = DOCS_URL) -> str:
     # Imported on first use: an audit that writes no page renders none.
     from campaign_rules._audit.report import render_report
 
-    return render_report(summary, docs_url=docs_url, ruleset=ruleset())
+    return render_report(summary, docs_url=docs_url, ruleset=ruleset(__version__))
 
 
 def _lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:

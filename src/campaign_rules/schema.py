@@ -13,24 +13,13 @@ verdict of an audit carries (D-ruleset).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
-
 from campaign_rules._export.catalogue import RuleInfo, catalogue
-from campaign_rules._export.ruleset import Ruleset, fingerprint
-
-if TYPE_CHECKING:  # what a type checker reads; at run time, `__getattr__` imports each name
-    from campaign_rules._export.json_schema import json_schema
-    from campaign_rules._export.openapi import openapi
+from campaign_rules._export.json_schema import json_schema
+from campaign_rules._export.openapi import openapi
+from campaign_rules._export.ruleset import Ruleset
+from campaign_rules._export.ruleset import ruleset as _ruleset
 
 __all__ = ["RuleInfo", "Ruleset", "catalogue", "json_schema", "openapi", "ruleset"]
-
-# The documents, by the module that makes them, imported when first used (PEP 562), as the
-# root's names are: an audit, which needs the rule set's identity, builds neither.
-LAZY_NAMES: Final[dict[str, str]] = {
-    "json_schema": "campaign_rules._export.json_schema",
-    "openapi": "campaign_rules._export.openapi",
-}
 
 
 def ruleset() -> Ruleset:
@@ -44,20 +33,4 @@ def ruleset() -> Ruleset:
     """
     from campaign_rules import __version__
 
-    return Ruleset(version=__version__, fingerprint=fingerprint())
-
-
-if not TYPE_CHECKING:  # a type checker sees the imports above
-
-    def __getattr__(name: str) -> Any:
-        """A document's function, imported on first use."""
-        module = LAZY_NAMES.get(name)
-        if module is None:
-            raise AttributeError(f"module 'campaign_rules.schema' has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
-        globals()[name] = value  # found here from now on, as an imported name is
-        return value
-
-    def __dir__() -> list[str]:
-        """The module's names, those not imported yet included."""
-        return sorted({*globals(), *LAZY_NAMES})
+    return _ruleset(__version__)
