@@ -149,13 +149,14 @@ def _read_response(kind: str, body: object, status: int | None) -> Outcome[Any]:
     # Imported on first use: a creation body, the default kind, needs no response reader.
     from campaign_rules import responses
 
-    readers: dict[str, Callable[[], Outcome[Any]]] = {
-        "create-response": lambda: responses.parse_create_response(body),
-        "contact-response": lambda: responses.parse_contact_response(body),
-        "thread": lambda: responses.parse_thread(body),
-        "error": lambda: responses.parse_error(status, body),
+    if kind == "error":  # the one reader that also reads the status the body came with
+        return responses.parse_error(status, body)
+    readers: dict[str, Callable[[object], Outcome[Any]]] = {
+        "contact-response": responses.parse_contact_response,
+        "create-response": responses.parse_create_response,
+        "thread": responses.parse_thread,
     }
-    return readers[kind]()
+    return readers[kind](body)
 
 
 def _named_for(kind: str, result: Outcome[Any]) -> Outcome[Any]:
