@@ -40,7 +40,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     Each process that collects the suite must name its tests alike: noxfile.py runs it in a
     process per core (pytest-xdist), which stops when two processes name a test differently.
-    `tests.support.stable_repr` gives such a parameter an id of its type.
+    `tests.support.label` gives such a parameter an id of its type.
     """
     named = [item.nodeid for item in items if " at 0x" in item.nodeid]
     if named:

@@ -321,19 +321,17 @@ def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
 
 
 def label(value: object) -> str:
-    """A test id that runs no code of a hostile value."""
-    return "HostileObject" if type(value) is HostileObject else repr(value)[:40]
-
-
-def stable_repr(value: object) -> str:
-    """A test id: the `repr` of `value`, but a plain object's is its type, not its address.
+    """A test id that runs no code of a hostile value, and names no memory address.
 
     Every process that collects the suite must name each test alike (noxfile.py runs it in a
-    process per core, with pytest-xdist); tests/conftest.py refuses an id that names an address.
+    process per core, with pytest-xdist; tests/conftest.py refuses an id that names an
+    address): a plain object is named by its type.
     """
+    if type(value) is HostileObject:
+        return "HostileObject"
     if type(value).__repr__ is object.__repr__:
         return f"<{type(value).__name__}>"
-    return repr(value)
+    return repr(value)[:40]
 
 
 # The package's public modules: the root, and one module per concern.

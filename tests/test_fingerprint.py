@@ -15,7 +15,7 @@ import pytest
 from campaign_rules import ErrorKey
 from campaign_rules._core.limits import FINGERPRINT_MAX_INTEGER_BITS
 from campaign_rules.idempotency import FingerprintResult, request_fingerprint
-from tests.support import stable_repr
+from tests.support import label
 
 
 def fingerprint(body: object, **kwargs: object) -> str:
@@ -153,7 +153,7 @@ class TestNotPlainJson:
             object(),
             1e400,
         ],
-        ids=stable_repr,
+        ids=label,
     )
     def test_values_json_cannot_hold(self, body: object) -> None:
         assert refused(body)

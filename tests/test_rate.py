@@ -15,7 +15,7 @@ from campaign_rules._core.limits import RATE_LIMIT_BURST, RATE_LIMIT_REQUESTS
 from campaign_rules.rate import RateLimiter, RateResult
 from campaign_rules.requests import check_thread_path
 from campaign_rules.responses import parse_error
-from tests.support import stable_repr
+from tests.support import label
 
 SECOND = 1_000_000_000
 # The defaults, from `_core.limits` (D-rate-limit); their numbers are the oracle's.
@@ -197,7 +197,7 @@ class TestClock:
         assert len(limiter) == 0
         assert limiter.acquire("k", 0).ok
 
-    @pytest.mark.parametrize("key", [None, 5, b"k", ["k"], object()], ids=stable_repr)
+    @pytest.mark.parametrize("key", [None, 5, b"k", ["k"], object()], ids=label)
     def test_an_unusable_key_is_a_server_error(self, key: object) -> None:
         result = RateLimiter().acquire(key, 0)
         assert result.keys == (ErrorKey.SERVER_ERROR,)

@@ -25,7 +25,7 @@ from campaign_rules._core.json_syntax import (
     SYNTAX_REASONS,
 )
 from campaign_rules._core.limits import BODY_MAX_BYTES, BODY_MAX_DEPTH, VIOLATIONS_MAX
-from tests.support import JSON_DECODERS, json_decoder, payload, stable_repr
+from tests.support import JSON_DECODERS, json_decoder, label, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
 BODY = payload("phone_call")
@@ -59,7 +59,7 @@ class TestBodyIsBytesOrText:
         assert result.ok
         assert result.value == validate_create(BODY).value
 
-    @pytest.mark.parametrize("data", [None, 5, BODY, [TEXT], object()], ids=stable_repr)
+    @pytest.mark.parametrize("data", [None, 5, BODY, [TEXT], object()], ids=label)
     def test_anything_else_is_the_callers_bug(self, data: object) -> None:
         result = validate_create_json(data)
         assert found(result) == [(ErrorKey.SERVER_ERROR, None, "body.is_bytes_or_text")]

@@ -20,8 +20,8 @@ from tests.support import (
     PHONE_INTEGRATION,
     WHATSAPP_INTEGRATION,
     FakeDirectory,
+    label,
     payload,
-    stable_repr,
 )
 
 INVALID = ErrorKey.INVALID_REQUEST
@@ -255,7 +255,7 @@ class TestLookupCalls:
             "{" + AGENT + "}",
             AGENT[:14] + "1" + AGENT[15:],
         ],
-        ids=stable_repr,
+        ids=label,
     )
     def test_an_ill_formed_agent_id_is_not_looked_up_nor_its_integration(
         self, agent_id: object
@@ -270,9 +270,7 @@ class TestLookupCalls:
         validate_create(payload(), directory=directory)
         assert directory.calls == [AGENT_CALL, BILLING]
 
-    @pytest.mark.parametrize(
-        "integration_id", [DROP, None, "", 5, ["int-phone-1"]], ids=stable_repr
-    )
+    @pytest.mark.parametrize("integration_id", [DROP, None, "", 5, ["int-phone-1"]], ids=label)
     def test_an_ill_formed_integration_id_is_not_looked_up(self, integration_id: object) -> None:
         directory = FakeDirectory()
         validate_create(payload(integration_id=integration_id), directory=directory)
