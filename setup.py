@@ -19,11 +19,13 @@ from __future__ import annotations
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 PURE_SWITCH = "CAMPAIGN_RULES_PURE_PYTHON"
+PGO_SWITCH = "CAMPAIGN_RULES_NO_PGO"
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "src" / "campaign_rules"
 # Left interpreted: modules by path inside the package, and folders (D-compiled-build). The one
@@ -114,6 +116,129 @@ def compile_flags() -> list[str] | None:
     return None
 
 
+def wants_profile_guided() -> bool:
+    """Whether the compiled build is trained and compiled again (D-pgo): not when switched off."""
+    return os.environ.get(PGO_SWITCH, "") in ("", "0")
+
+
+def is_gcc(command: list[str]) -> bool:
+    """Whether the C compiler run as `command` is GCC, whose profile files are read as written.
+
+    Clang takes the same `-fprofile-generate` but must merge its profiles with a tool of its
+    own first; Apple's `gcc` is Clang.
+    """
+    try:
+        done = subprocess.run([command[0], "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and "Free Software Foundation" in done.stdout
+
+
+def _profile_guided_build_ext() -> type:
+    """The `build_ext` of setuptools, compiling the extension twice: trained, then with a profile.
+
+    Made when the compiled build runs, so that reading this file needs no setuptools.
+    """
+    from setuptools.command.build_ext import build_ext
+
+    class ProfileGuidedBuildExt(build_ext):  # type: ignore[misc, valid-type]
+        """Profile-guided optimisation with GCC (D-pgo), or the one plain compile elsewhere.
+
+        The extension is compiled with GCC's instrumentation into a scratch folder of the
+        build's own, beside a copy of the package's source; `campaign_rules._conformance.
+        training.train` runs in a fresh interpreter over it; then the extension is compiled
+        again, into the build, with the counts it wrote. When anything of this fails, it says
+        so in one line and the extension is compiled once, without a profile: never a failed
+        install for want of an optimisation.
+        """
+
+        def run(self) -> None:
+            if not (self.extensions and wants_profile_guided() and is_gcc(self._compiler())):
+                super().run()
+                return
+            scratch = Path(tempfile.mkdtemp(prefix="campaign-rules-pgo-"))
+            try:
+                use = self._trained(scratch)
+                self._compile(use)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+
+        def _compiler(self) -> list[str]:
+            from distutils.ccompiler import new_compiler
+            from distutils.sysconfig import customize_compiler
+
+            compiler = new_compiler()
+            customize_compiler(compiler)
+            return list(getattr(compiler, "compiler_so", None) or ["cc"])
+
+        def _trained(self, scratch: Path) -> list[str]:
+            """The flags that compile with the profile the training wrote; `[]` when none."""
+            profiles = scratch / "profiles"
+            instrumented = scratch / "lib"
+            generate = ["-fprofile-generate", f"-fprofile-dir={profiles}"]
+            build_lib, inplace = self.build_lib, self.inplace
+            try:
+                self.build_lib, self.inplace = str(instrumented), False
+                self._compile(generate, link=["-fprofile-generate"])
+            except Exception as error:
+                print(f"campaign-rules: the instrumented build failed ({error}): one plain compile")
+                return []
+            finally:
+                self.build_lib, self.inplace = build_lib, inplace
+            # The package's modules beside the extension (which an import prefers to them), its
+            # data files read through symbolic links, as a wheel holds them.
+            shutil.copytree(PACKAGE, instrumented / "campaign_rules", dirs_exist_ok=True)
+            path = os.pathsep.join(filter(None, [str(instrumented), os.environ.get("PYTHONPATH")]))
+            done = subprocess.run(
+                [sys.executable, "-c", _TRAINING],
+                env={**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": "0"},
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            if done.returncode != 0:
+                reason = (done.stderr.strip().splitlines() or ["no message"])[-1]
+                print(f"campaign-rules: training failed ({reason}): one plain compile")
+                return []
+            print(f"campaign-rules: trained on {done.stdout.strip()} bodies (D-pgo)")
+            # `-Wno-missing-profile`: a module the workload never imports has no counts, and
+            # mypyc compiles with `-Werror`.
+            return [
+                "-fprofile-use",
+                f"-fprofile-dir={profiles}",
+                "-fprofile-correction",
+                "-Wno-missing-profile",
+            ]
+
+        def _compile(self, flags: list[str], link: list[str] | None = None) -> None:
+            """Compile every extension with `flags` added, and `link` at the link."""
+            saved = [(ext.extra_compile_args, ext.extra_link_args) for ext in self.extensions]
+            # `run` replaces the compiler's name (or `None`) by the compiler it made: given again.
+            compiler = self.compiler
+            for ext in self.extensions:
+                ext.extra_compile_args = [*ext.extra_compile_args, *flags]
+                ext.extra_link_args = [*ext.extra_link_args, *(link or [])]
+            self.force = True  # the second compile is of the same files, with other flags
+            try:
+                super().run()
+            finally:
+                self.compiler = compiler
+                for ext, (compile_args, link_args) in zip(self.extensions, saved, strict=True):
+                    ext.extra_compile_args, ext.extra_link_args = compile_args, link_args
+
+    return ProfileGuidedBuildExt
+
+
+# Run by the training's interpreter: the build it imports must be the instrumented one.
+_TRAINING = """
+import campaign_rules, sys
+from campaign_rules._conformance.training import train
+if not campaign_rules.COMPILED:
+    sys.exit("the instrumented build is not the one imported")
+print(train())
+"""
+
+
 def compiled_paths() -> list[str]:
     """The modules mypyc compiles, as paths relative to the project root."""
     return [
@@ -168,4 +293,8 @@ def extension_modules() -> list[object]:
 if __name__ == "__main__":
     from setuptools import setup
 
-    setup(ext_modules=extension_modules())
+    extensions = extension_modules()
+    setup(
+        ext_modules=extensions,
+        cmdclass={"build_ext": _profile_guided_build_ext()} if extensions else {},
+    )
