@@ -17,10 +17,13 @@ builds answered alike.
 
 from __future__ import annotations
 
+import importlib.util
 import pickle
 import struct
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 from typing import IO, Any
 
 import attrs
@@ -46,6 +49,17 @@ from campaign_rules.schema import catalogue, json_schema, openapi, ruleset
 _LENGTH = struct.Struct("<Q")
 # What a caller reads of a result beside its fields: the bodies it answers with.
 _BODIES = ("envelope", "body", "thread_body", "headers")
+
+
+def load_setup() -> ModuleType:
+    """setup.py as a module: imported, it defines its lists and functions and builds nothing."""
+    path = Path(__file__).resolve().parent.parent / "setup.py"
+    spec = importlib.util.spec_from_file_location("campaign_rules_setup", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def acquisitions(settings: dict[str, int], requests: list[tuple[object, object]]) -> list[Any]:

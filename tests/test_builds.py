@@ -28,7 +28,6 @@ import sys
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -45,7 +44,7 @@ from campaign_rules.strategies import (
     invalid_update_patches,
     update_patches,
 )
-from tests.builds import call, matrix_outcomes, receive, send
+from tests.builds import call, load_setup, matrix_outcomes, receive, send
 from tests.property import response_strategies as responses
 from tests.property import strategies as s
 
@@ -53,17 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_BUILD = os.environ.get("CAMPAIGN_RULES_EXPECT_BUILD")
 
 
-def _load_setup() -> ModuleType:
-    """setup.py as a module: imported, it defines its lists and builds nothing."""
-    spec = importlib.util.spec_from_file_location("campaign_rules_setup", ROOT / "setup.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SETUP = _load_setup()
+SETUP = load_setup()
 COMPILED_MODULES = frozenset(SETUP.compiled_modules())
 PACKAGE_MODULES = sorted(
     SETUP.module_name(path.relative_to(ROOT).as_posix()) for path in SETUP.PACKAGE.rglob("*.py")
@@ -135,12 +124,14 @@ def test_version_names_the_build() -> None:
 
 
 # The modules that may read which build runs (issue 38: one implementation for both builds):
-# where the flag is made and exported, the command line that prints it, and `_core.construct`,
-# which only chooses how to make an attrs value, equal either way (tests/test_construct.py).
+# where the flag is made and exported, the command line that prints it, `_core.construct`,
+# which only chooses how to make an attrs value, equal either way (tests/test_construct.py),
+# and the build's training workload, which refuses to run on the pure build (D-pgo).
 READS_THE_BUILD = frozenset(
     {
         "campaign_rules",
         "campaign_rules._cli.commands",
+        "campaign_rules._conformance.training",
         "campaign_rules._core.compiled",
         "campaign_rules._core.construct",
     }
