@@ -8,7 +8,12 @@ The pure-Python build, from the very same source, is what you get:
   Python's headers (checked first, by compiling a few lines that include `Python.h`);
 - from an editable install (`pip install -e .`), which runs the source tree as it is.
 
-The project's metadata is in pyproject.toml; this file only chooses the extension modules.
+Where the C compiler is GCC, the extension is compiled twice: instrumented, trained on the
+package's own workload, then with the counts the training wrote (D-pgo; `CAMPAIGN_RULES_NO_PGO=1`
+compiles it once).
+
+The project's metadata is in pyproject.toml; this file only chooses the extension modules and
+how they are compiled.
 `INTERPRETED` below is the one list of what the compiled build leaves interpreted; every other
 module of the package is compiled. tests/test_builds.py loads this file (it builds nothing
 unless run as a script) and checks both builds against `compiled_modules()`.
