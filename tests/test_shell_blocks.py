@@ -77,12 +77,6 @@ RUN_HERE: dict[tuple[str, str], Expect] = {
     ): Expect(  # about ten seconds, from the package index pip is set up with
         then=(".venv-pure/bin/campaign-rules --version", "(pure Python)")
     ),
-    (
-        "docs/guides/builds.md",
-        "python3 -m venv .venv-plain && CAMPAIGN_RULES_NO_PGO=1 .venv-plain/bin/pip install .",
-    ): Expect(  # one compile with mypyc, about a minute
-        then=(".venv-plain/bin/campaign-rules --version", "(compiled with mypyc)")
-    ),
 }
 
 # (page, first line) -> why it does not run here, and what runs it.
