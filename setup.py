@@ -190,17 +190,11 @@ def _profile_guided_build_ext() -> type:
                 return []
             finally:
                 self.build_lib, self.inplace = build_lib, inplace
-            # The package's modules beside the extension (which an import prefers to them), its
-            # data files read through symbolic links, as a wheel holds them.
-            shutil.copytree(PACKAGE, instrumented / "campaign_rules", dirs_exist_ok=True)
-            path = os.pathsep.join(filter(None, [str(instrumented), os.environ.get("PYTHONPATH")]))
-            done = subprocess.run(
-                [sys.executable, "-c", _TRAINING],
-                env={**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": "0"},
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
+            try:
+                done = self._train(instrumented)
+            except (OSError, subprocess.SubprocessError) as error:
+                print(f"campaign-rules: training failed ({error}): one plain compile")
+                return []
             if done.returncode != 0:
                 reason = (done.stderr.strip().splitlines() or ["no message"])[-1]
                 print(f"campaign-rules: training failed ({reason}): one plain compile")
@@ -214,6 +208,26 @@ def _profile_guided_build_ext() -> type:
                 "-fprofile-correction",
                 "-Wno-missing-profile",
             ]
+
+        def _train(self, instrumented: Path) -> subprocess.CompletedProcess[str]:
+            """Run the workload over the instrumented build in `instrumented`, in a new process."""
+            # The package's modules beside the extension (which an import prefers to them), its
+            # data files read through symbolic links, as a wheel holds them; no extension or
+            # bytecode a build in place may have left in the source.
+            shutil.copytree(
+                PACKAGE,
+                instrumented / "campaign_rules",
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"),
+            )
+            path = os.pathsep.join(filter(None, [str(instrumented), os.environ.get("PYTHONPATH")]))
+            return subprocess.run(
+                [sys.executable, "-c", _TRAINING],
+                env={**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": "0"},
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
 
         def _compile(self, flags: list[str], link: list[str] | None = None) -> None:
             """Compile every extension with `flags` added, and `link` at the link."""
