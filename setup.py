@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 PURE_SWITCH = "CAMPAIGN_RULES_PURE_PYTHON"
 PGO_SWITCH = "CAMPAIGN_RULES_NO_PGO"
@@ -97,11 +98,7 @@ def compile_flags() -> list[str] | None:
         source = Path(scratch, "probe.c")
         source.write_text("#include <Python.h>\nint probe(void) { return Py_IsInitialized(); }\n")
         try:
-            from distutils.ccompiler import new_compiler
-            from distutils.sysconfig import customize_compiler
-
-            compiler = new_compiler()
-            customize_compiler(compiler)
+            compiler = c_compiler()
         except Exception as error:  # no compiler at all
             print(f"campaign-rules: no usable C compiler ({error}): pure-Python build")
             return None
@@ -119,6 +116,16 @@ def compile_flags() -> list[str] | None:
             return flags
     print(f"campaign-rules: no usable C compiler ({failure}): pure-Python build")
     return None
+
+
+def c_compiler() -> Any:
+    """The C compiler this Python builds extensions with, set up as setuptools sets it up."""
+    from distutils.ccompiler import new_compiler
+    from distutils.sysconfig import customize_compiler
+
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    return compiler
 
 
 def wants_profile_guided() -> bool:
@@ -158,7 +165,8 @@ def _profile_guided_build_ext() -> type:
         """
 
         def run(self) -> None:
-            if not (self.extensions and wants_profile_guided() and is_gcc(self._compiler())):
+            command = getattr(c_compiler(), "compiler_so", None) or ["cc"]
+            if not (self.extensions and wants_profile_guided() and is_gcc(command)):
                 super().run()
                 return
             scratch = Path(tempfile.mkdtemp(prefix="campaign-rules-pgo-"))
@@ -167,14 +175,6 @@ def _profile_guided_build_ext() -> type:
                 self._compile(use)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
-
-        def _compiler(self) -> list[str]:
-            from distutils.ccompiler import new_compiler
-            from distutils.sysconfig import customize_compiler
-
-            compiler = new_compiler()
-            customize_compiler(compiler)
-            return list(getattr(compiler, "compiler_so", None) or ["cc"])
 
         def _trained(self, scratch: Path) -> list[str]:
             """The flags that compile with the profile the training wrote; `[]` when none."""
@@ -248,14 +248,8 @@ def _profile_guided_build_ext() -> type:
     return ProfileGuidedBuildExt
 
 
-# Run by the training's interpreter: the build it imports must be the instrumented one.
-_TRAINING = """
-import campaign_rules, sys
-from campaign_rules._conformance.training import train
-if not campaign_rules.COMPILED:
-    sys.exit("the instrumented build is not the one imported")
-print(train())
-"""
+# Run by the training's interpreter; `train` refuses a build that is not compiled.
+_TRAINING = "from campaign_rules._conformance.training import train; print(train())"
 
 
 def compiled_paths() -> list[str]:

@@ -44,15 +44,13 @@ def train(passes: int = PASSES) -> int:
     ]
     creations = [body for body in bodies if body is not None]
     decoded = _decoded(creations)
-    judged = 0
     for _ in range(passes):
         for request in requests:
             answer(request)
         for value in decoded:
             validate_create(value)
         audit_lines(creations)
-        judged += len(requests) + len(decoded) + len(creations)
-    return judged
+    return passes * (len(requests) + len(decoded) + len(creations))
 
 
 def _decoded(bodies: list[bytes]) -> list[object]:
