@@ -21,12 +21,16 @@ unless run as a script) and checks both builds against `compiled_modules()`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +150,30 @@ def is_gcc(command: list[str]) -> bool:
     return done.returncode == 0 and "Free Software Foundation" in done.stdout
 
 
+@contextlib.contextmanager
+def ended_cleanly_by_sigterm() -> Iterator[None]:
+    """While the block runs, SIGTERM ends the build as Ctrl-C does: its `finally` clauses run.
+
+    Python's default for SIGTERM ends the process at once, so a build stopped while it trains
+    would leave its scratch folder; here it raises `SystemExit` (status 143, as the signal's
+    default gives), which removes the folder, and `subprocess.run` kills the training's
+    process on the way out. Outside the main thread, where no handler can be set, it does
+    nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _profile_guided_build_ext() -> type:
     """The `build_ext` of setuptools, compiling the extension twice: trained, then with a profile.
 
@@ -169,12 +197,13 @@ def _profile_guided_build_ext() -> type:
             if not (self.extensions and wants_profile_guided() and is_gcc(command)):
                 super().run()
                 return
-            scratch = Path(tempfile.mkdtemp(prefix="campaign-rules-pgo-"))
-            try:
-                use = self._trained(scratch)
-                self._compile(use)
-            finally:
-                shutil.rmtree(scratch, ignore_errors=True)
+            with ended_cleanly_by_sigterm():
+                scratch = Path(tempfile.mkdtemp(prefix="campaign-rules-pgo-"))
+                try:
+                    use = self._trained(scratch)
+                    self._compile(use)
+                finally:
+                    shutil.rmtree(scratch, ignore_errors=True)
 
         def _trained(self, scratch: Path) -> list[str]:
             """The flags that compile with the profile the training wrote; `[]` when none."""

@@ -8,8 +8,13 @@ decides with, and the workload on the build that runs.
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +61,48 @@ def test_the_workload_judges_the_kit_the_examples_and_an_audit() -> None:
     once = train(passes=1)
     assert once > 696 + 2 * 3
     assert train(passes=2) == 2 * once
+
+
+# A build stopped while it trains, as setup.py runs it: the scratch folder made in the block,
+# a training process started with `subprocess.run`, then SIGTERM.
+_STOPPED_BUILD = """
+import shutil, subprocess, sys, tempfile
+from pathlib import Path
+from tests.builds import load_setup
+
+TRAINING = "import os, time; print(os.getpid(), flush=True); time.sleep(60)"
+with load_setup().ended_cleanly_by_sigterm():
+    scratch = Path(tempfile.mkdtemp(prefix="campaign-rules-pgo-", dir=sys.argv[1]))
+    try:
+        subprocess.run(
+            [sys.executable, "-c", TRAINING],
+            stdout=open(Path(sys.argv[1], "training.pid"), "w"),
+            timeout=60,
+        )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+"""
+
+
+def test_sigterm_while_training_removes_the_scratch_folder_and_the_training(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "training.pid"
+    build = subprocess.Popen(
+        [sys.executable, "-c", _STOPPED_BUILD, str(tmp_path)], cwd=Path(__file__).parent.parent
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text(encoding="utf-8").strip()):
+            assert time.monotonic() < deadline, "the training never started"
+            time.sleep(0.05)
+        training = int(pid_file.read_text(encoding="utf-8"))
+        assert [path.name for path in tmp_path.glob("campaign-rules-pgo-*")]
+        build.send_signal(signal.SIGTERM)
+        assert build.wait(timeout=60) == 128 + signal.SIGTERM
+    finally:
+        build.kill()
+        build.wait()
+    assert list(tmp_path.glob("campaign-rules-pgo-*")) == []
+    with pytest.raises(ProcessLookupError):
+        os.kill(training, 0)
