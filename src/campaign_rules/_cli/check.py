@@ -37,8 +37,15 @@ from campaign_rules._export.links import rule_url
 
 __all__ = ["add_parser", "run"]
 
-# What `check --kind` reads a response body as, from its decoded JSON (`_read_response`).
-_RESPONSE_KINDS: Final = ("contact-response", "create-response", "error", "thread")
+# What `check --kind` reads a response body as, from its decoded JSON, each with the function
+# of `campaign_rules.responses` that reads it, named: that module is imported on first use
+# (`_read_response`), since a creation body, the default kind, needs no response reader.
+_RESPONSE_READERS: Final = {
+    "contact-response": "parse_contact_response",
+    "create-response": "parse_create_response",
+    "error": "parse_error",
+    "thread": "parse_thread",
+}
 # A creation request (the default) is read from its bytes, as a server reads it.
 _CREATE: Final = "create"
 # How the body rules name the body they judge, which is a request's.
@@ -66,7 +73,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_inputs(check, "files", metavar="FILE", help="a JSON file, or - for standard input")
     check.add_argument(
         "--kind",
-        choices=sorted([_CREATE, *_RESPONSE_KINDS]),
+        choices=sorted([_CREATE, *_RESPONSE_READERS]),
         default=_CREATE,
         help="what the bodies are (default: create, a campaign creation request)",
     )
@@ -145,18 +152,13 @@ def _check_file(path: str, *, kind: str, status: int | None) -> Outcome[Any] | s
 
 
 def _read_response(kind: str, body: object, status: int | None) -> Outcome[Any]:
-    """A response body of `kind` (one of `_RESPONSE_KINDS`), read by its reader."""
-    # Imported on first use: a creation body, the default kind, needs no response reader.
+    """A response body of `kind` (a key of `_RESPONSE_READERS`), read by its reader."""
     from campaign_rules import responses
 
+    reader: Callable[..., Outcome[Any]] = getattr(responses, _RESPONSE_READERS[kind])
     if kind == "error":  # the one reader that also reads the status the body came with
-        return responses.parse_error(status, body)
-    readers: dict[str, Callable[[object], Outcome[Any]]] = {
-        "contact-response": responses.parse_contact_response,
-        "create-response": responses.parse_create_response,
-        "thread": responses.parse_thread,
-    }
-    return readers[kind](body)
+        return reader(status, body)
+    return reader(body)
 
 
 def _named_for(kind: str, result: Outcome[Any]) -> Outcome[Any]:
