@@ -13,7 +13,14 @@ from campaign_rules._campaign.document import Document
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules import scope, table, validation
-from campaign_rules._rules.scope import POSSIBLE_FACTS, Scope, facts_of, reads_in
+from campaign_rules._rules.scope import (
+    FACT_TESTS,
+    FACTS_INDEXES,
+    POSSIBLE_FACTS,
+    Scope,
+    facts_of,
+    reads_in,
+)
 from campaign_rules._rules.table import CREATE_RULES, LOOKUP_RULES, Rule
 from tests.support import DROP, FakeDirectory, payload
 
@@ -111,3 +118,24 @@ def test_a_directory_is_the_look_ups_fact() -> None:
     assert reads_in(Scope.DIRECTORY, facts_of(doc))
     assert validation._LOOKUP_RULES_BY_FACTS[facts_of(doc)] == LOOKUP_RULES
     assert validation._LOOKUP_RULES_BY_FACTS[facts_of(Document(payload("phone_call")))] == ()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        payload("phone_call"),
+        payload("phone_call", cycles={"enabled": True, "mode": "cooldown", "max_iterations": 2}),
+        payload("phone_call", cycles={"enabled": True, "mode": "scheduled", "max_iterations": 2}),
+        payload("phone_call", cycles={"enabled": False}, scheduling=DROP),
+        payload("phone_call", colour="red"),
+        [],
+    ],
+)
+@pytest.mark.parametrize("directory", [None, FakeDirectory()])
+def test_the_facts_are_the_answers_of_their_tests(body: object, directory: object) -> None:
+    # `facts_of` calls each fact's test by name; `FACT_TESTS`, which the rule-reach script and
+    # the gates read, must name the same test for each fact.
+    doc = Document(body, directory)  # type: ignore[arg-type]
+    told = sum(bit for bit, test in FACT_TESTS.items() if test(doc))
+    assert facts_of(doc) == told
+    assert sorted(FACT_TESTS) == [1 << shift for shift in range(FACTS_INDEXES.bit_length() - 1)]

@@ -3,7 +3,9 @@
 For a rule with a function: the function, then every function and class of the package it
 calls, and what they call, down to the reader (`_rules.reader`), whose functions are named and
 linked to its page rather than shown again. For a row: the keyword checks of its constraint
-and of the rows it defers to (`_rules.keywords`), then what they call, the same way. The
+and of the rows it defers to (`_rules.keywords`), then what they call, the same way. Then, for
+a rule whose scope is not its whole subject, the tests of the facts its scope reads
+(`_rules.scope.gate_tests`), which decide whether it runs. The
 generic runner and plan (`_rules.runner`, `_rules.plan`) are shown once, on the reader's page,
 not on every rule's. Read from the source files, so that the compiled build, whose functions
 have no source, shows the same.
@@ -18,6 +20,7 @@ from typing import Any, Final
 
 from campaign_rules._rules import reader
 from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
+from campaign_rules._rules.scope import gate_tests
 from campaign_rules._rules.table import Rule
 
 __all__ = ["READER_NAMES", "Piece", "code_of"]
@@ -53,6 +56,9 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
         for keyword in _keywords_of(rule):
             cls = type(keyword)
             _add(cls.__module__, cls.__name__, pieces, readers, seen)
+    # Its gate: the tests of the facts its scope reads, which decide whether it runs at all.
+    for test in gate_tests(rule.scope):
+        _add(test.__module__, test.__name__, pieces, readers, seen)
     return pieces, readers
 
 

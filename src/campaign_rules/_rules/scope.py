@@ -12,11 +12,25 @@ other table's rows read their whole subject (`Scope.SUBJECT`, the default).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import Final
 
 from campaign_rules._campaign.document import Document
 
-__all__ = ["FACTS_INDEXES", "POSSIBLE_FACTS", "Scope", "facts_of", "reads_in"]
+__all__ = [
+    "FACTS_INDEXES",
+    "FACT_TESTS",
+    "POSSIBLE_FACTS",
+    "Scope",
+    "cooldown_mode",
+    "cycles_enabled",
+    "directory_given",
+    "facts_of",
+    "gate_tests",
+    "reads_in",
+    "sites_not_clean",
+    "windows_in_force",
+]
 
 # The facts of a document, one bit each.
 _SITES_NOT_CLEAN: Final = 1
@@ -64,14 +78,62 @@ def reads_in(scope: Scope, facts: int) -> bool:
     return facts & needs == needs and not facts & excludes
 
 
+# Each fact, told by a function of its own: a scope's gate is the facts it names in `_NEEDS`,
+# and reads nothing of the document that those functions do not.
+
+
+def sites_not_clean(doc: Document) -> bool:
+    """Whether an object in force is not clean, or the payload is no object (`sites_clean`)."""
+    return not doc.sites_clean
+
+
+def cycles_enabled(doc: Document) -> bool:
+    """Whether an enabled cycles block is in force (spec 2.4 rule 2: `enabled` is `true`)."""
+    return doc.cycles.block is not None
+
+
+def cooldown_mode(doc: Document) -> bool:
+    """Whether an enabled cycles block is in cooldown mode (spec 2.4 rule 3)."""
+    cycles = doc.cycles
+    return cycles.block is not None and cycles.in_cooldown_mode
+
+
+def windows_in_force(doc: Document) -> bool:
+    """Whether a weekday window of a schedule in force is readable (`Document.windows`)."""
+    return bool(doc.windows)
+
+
+def directory_given(doc: Document) -> bool:
+    """Whether the validation was given a directory to look the server's records up in."""
+    return doc.directory is not None
+
+
+# The function that tells each fact, by its bit: what a scope's gate reads (docs/testing.md).
+FACT_TESTS: Final[dict[int, Callable[[Document], bool]]] = {
+    _SITES_NOT_CLEAN: sites_not_clean,
+    _CYCLES_ENABLED: cycles_enabled,
+    _COOLDOWN_MODE: cooldown_mode,
+    _WINDOWS: windows_in_force,
+    _DIRECTORY: directory_given,
+}
+
+
 def facts_of(doc: Document) -> int:
     """The facts of `doc` that the scopes read, as the bits `POSSIBLE_FACTS` are made of."""
-    facts = 0 if doc.sites_clean else _SITES_NOT_CLEAN
-    cycles = doc.cycles
-    if cycles.block is not None:
-        facts |= _CYCLES_ENABLED | _COOLDOWN_MODE if cycles.in_cooldown_mode else _CYCLES_ENABLED
-    if doc.windows:
+    # Each test called by name rather than through `FACT_TESTS`: compiled, a direct call.
+    facts = _SITES_NOT_CLEAN if sites_not_clean(doc) else 0
+    if cycles_enabled(doc):
+        facts |= _CYCLES_ENABLED
+    if cooldown_mode(doc):
+        facts |= _COOLDOWN_MODE
+    if windows_in_force(doc):
         facts |= _WINDOWS
-    if doc.directory is not None:
+    if directory_given(doc):
         facts |= _DIRECTORY
     return facts
+
+
+def gate_tests(scope: Scope) -> tuple[Callable[[Document], bool], ...]:
+    """The tests of the facts `scope` needs or excludes: they decide whether its rules run."""
+    needs, excludes = _NEEDS[scope]
+    return tuple(test for bit, test in FACT_TESTS.items() if (needs | excludes) & bit)
