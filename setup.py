@@ -151,27 +151,31 @@ def is_gcc(command: list[str]) -> bool:
 
 
 @contextlib.contextmanager
-def ended_cleanly_by_sigterm() -> Iterator[None]:
-    """While the block runs, SIGTERM ends the build as Ctrl-C does: its `finally` clauses run.
+def training_folder() -> Iterator[Path]:
+    """A scratch folder of the build's own, made in the temporary directory, for the training.
 
-    Python's default for SIGTERM ends the process at once, so a build stopped while it trains
-    would leave its scratch folder; here it raises `SystemExit` (status 143, as the signal's
-    default gives), which removes the folder, and `subprocess.run` kills the training's
-    process on the way out. Outside the main thread, where no handler can be set, it does
-    nothing.
+    It is removed on the way out, whatever ends the block: an error, Ctrl-C, or SIGTERM, which
+    Python's default would end the process on at once, leaving the folder. While the block
+    runs, SIGTERM raises `SystemExit` (status 143, as the signal's default gives), so the
+    folder is removed and `subprocess.run` kills the training's process on the way out;
+    outside the main thread, where no handler can be set, SIGTERM is left as it is.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, stop)
+    handles = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _exit_on_signal) if handles else None
     try:
-        yield
+        scratch = Path(tempfile.mkdtemp(prefix="campaign-rules-pgo-"))
+        try:
+            yield scratch
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if handles:
+            # `None`: the handler before was not set from Python; the default is restored.
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _profile_guided_build_ext() -> type:
@@ -197,13 +201,8 @@ def _profile_guided_build_ext() -> type:
             if not (self.extensions and wants_profile_guided() and is_gcc(command)):
                 super().run()
                 return
-            with ended_cleanly_by_sigterm():
-                scratch = Path(tempfile.mkdtemp(prefix="campaign-rules-pgo-"))
-                try:
-                    use = self._trained(scratch)
-                    self._compile(use)
-                finally:
-                    shutil.rmtree(scratch, ignore_errors=True)
+            with training_folder() as scratch:
+                self._compile(self._trained(scratch))
 
         def _trained(self, scratch: Path) -> list[str]:
             """The flags that compile with the profile the training wrote; `[]` when none."""

@@ -138,7 +138,7 @@ READER = "campaign_rules._rules.reader"
 KEYWORDS = "campaign_rules._rules.keywords"
 # A row whose scope is not its whole subject runs only on the bodies whose facts its scope
 # needs: what each scope needs of the facts (`_NEEDS`) and the tests of the facts it names
-# (`fact_tests`) decide whether it fires. `facts_of`, which only joins every test's answer
+# (`gate_tests`) decide whether it fires. `facts_of`, which only joins every test's answer
 # into the bits the runner indexes by, is the runner's.
 GATE: tuple[str, ...] = ("campaign_rules._rules.scope:_NEEDS",)
 SCOPE = "campaign_rules._rules.scope"

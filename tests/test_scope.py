@@ -128,6 +128,7 @@ def test_a_directory_is_the_look_ups_fact() -> None:
         payload("phone_call", cycles={"enabled": True, "mode": "scheduled", "max_iterations": 2}),
         payload("phone_call", cycles={"enabled": False}, scheduling=DROP),
         payload("phone_call", colour="red"),
+        payload("phone_call", scheduling={"mon": WINDOW}),
         [],
     ],
 )
@@ -138,4 +139,5 @@ def test_the_facts_are_the_answers_of_their_tests(body: object, directory: objec
     doc = Document(body, directory)  # type: ignore[arg-type]
     told = sum(bit for bit, test in FACT_TESTS.items() if test(doc))
     assert facts_of(doc) == told
+    assert told in POSSIBLE_FACTS
     assert sorted(FACT_TESTS) == [1 << shift for shift in range(FACTS_INDEXES.bit_length() - 1)]
