@@ -85,8 +85,11 @@ with load_setup().training_folder() as scratch:
 
 def test_sigterm_while_training_removes_the_folder_and_the_training(tmp_path: Path) -> None:
     pid_file = tmp_path / "training.pid"
+    # The folder is made in `tmp_path` (TMPDIR), so that a failed run leaves nothing elsewhere.
     build = subprocess.Popen(
-        [sys.executable, "-c", _STOPPED_BUILD, str(tmp_path)], cwd=Path(__file__).parent.parent
+        [sys.executable, "-c", _STOPPED_BUILD, str(tmp_path)],
+        cwd=Path(__file__).parent.parent,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     training = None
     try:
@@ -97,6 +100,7 @@ def test_sigterm_while_training_removes_the_folder_and_the_training(tmp_path: Pa
         training = int(pid_file.read_text(encoding="utf-8"))
         folder = Path((tmp_path / "folder").read_text(encoding="utf-8"))
         assert folder.is_dir()
+        assert folder.parent == tmp_path
         build.send_signal(signal.SIGTERM)
         assert build.wait(timeout=60) == 128 + signal.SIGTERM
         assert not folder.exists()
