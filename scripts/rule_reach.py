@@ -474,7 +474,8 @@ class Index:
                 walk.entry(entry)
             from campaign_rules._rules.scope import gate_tests
 
-            for test in gate_tests(_table_rule(rule_id).scope):
+            needed, excluded = gate_tests(_table_rule(rule_id).scope)
+            for test in (*needed, *excluded):
                 walk.entry(f"{SCOPE}:{test.__name__}")
         for entry in declared:
             walk.entry(entry)

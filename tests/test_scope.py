@@ -141,3 +141,16 @@ def test_the_facts_are_the_answers_of_their_tests(body: object, directory: objec
     assert facts_of(doc) == told
     assert told in POSSIBLE_FACTS
     assert sorted(FACT_TESTS) == [1 << shift for shift in range(FACTS_INDEXES.bit_length() - 1)]
+
+
+def test_a_rule_of_any_table_shows_its_scope_as_a_gate() -> None:
+    # `rules --json` and a rule's page list `Rule.gates`: a look-up, which runs only with a
+    # directory, said it read its whole subject before its scope was given as its gate.
+    tables = [value for name, value in vars(table).items() if name.endswith("_RULES")]
+    for rule in (rule for rules in tables for rule in rules):
+        scope_gates = [gate for gate in rule.gates if gate.kind == "scope"]
+        if rule.scope is Scope.SUBJECT:
+            assert scope_gates == [], rule.id
+        else:
+            assert [gate.says for gate in scope_gates] == [rule.scope.value], rule.id
+    assert all(rule.gates for rule in LOOKUP_RULES)

@@ -57,7 +57,8 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
             cls = type(keyword)
             _add(cls.__module__, cls.__name__, pieces, readers, seen)
     # Its gate: the tests of the facts its scope reads, which decide whether it runs at all.
-    for test in gate_tests(rule.scope):
+    needed, excluded = gate_tests(rule.scope)
+    for test in (*needed, *excluded):
         _add(test.__module__, test.__name__, pieces, readers, seen)
     return pieces, readers
 

@@ -133,7 +133,16 @@ def facts_of(doc: Document) -> int:
     return facts
 
 
-def gate_tests(scope: Scope) -> tuple[Callable[[Document], bool], ...]:
-    """The tests of the facts `scope` needs or excludes: they decide whether its rules run."""
+def gate_tests(
+    scope: Scope,
+) -> tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]:
+    """The tests of the facts `scope` needs, then of those it excludes.
+
+    A rule of `scope` runs on a body where every test of the first holds and none of the
+    second: they decide whether it runs.
+    """
     needs, excludes = _NEEDS[scope]
-    return tuple(test for bit, test in FACT_TESTS.items() if (needs | excludes) & bit)
+    return (
+        tuple(test for bit, test in FACT_TESTS.items() if needs & bit),
+        tuple(test for bit, test in FACT_TESTS.items() if excludes & bit),
+    )

@@ -382,7 +382,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
     # on one member of the same object.
     run: list[tuple[Rule[Document], RowCheck]] = []
     for rule in table:
-        rule.gates = (Gate("scope", rule.scope.value),) if rule.scope is not Scope.SUBJECT else ()
+        rule.gates = _scope_gates(rule)
         if rule.constraint is None:
             rule.gates += tuple(_body_deferral(name) for name in rule.defers_to)
             _end_run(run)
@@ -459,4 +459,16 @@ def _type_gates(rule: Rule[Document]) -> tuple[Gate, ...]:
     )
 
 
+def _scope_gates(rule: Rule[Subject]) -> tuple[Gate, ...]:
+    """The gate of a rule whose scope is not its whole subject: the scope, in its words."""
+    return (Gate("scope", rule.scope.value),) if rule.scope is not Scope.SUBJECT else ()
+
+
+def _gate_by_scope(table: tuple[Rule[Document], ...]) -> None:
+    """Give each rule of a table of functions its one gate, its scope (none for its subject)."""
+    for rule in table:
+        rule.gates = _scope_gates(rule)
+
+
 _plan_rows(CREATE_RULES)
+_gate_by_scope(LOOKUP_RULES)  # the look-ups run only with a directory
