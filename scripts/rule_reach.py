@@ -15,7 +15,7 @@ local values it is made of. A rule whose scope is not its whole subject adds its
 (`GATE`). The walk counts each place once, as the non-blank lines of its definition (of a
 statement, for an assignment), and the modules they are in. The generic parts, which every rule
 shares, are counted once, apart (`GENERIC`), and the walk stops at them: the runner, the plan
-builder, the reader's documented functions, the keyword dispatch.
+builder, the reader's documented functions, the object reading, the keyword dispatch.
 
 A rule made with a function (`Rule(...)`) is read from its function. A row (`_row(...)`, no
 function of its own) is read from its pointers, its constraint, its scope and its deferrals;
@@ -61,10 +61,10 @@ RULES: dict[str, tuple[str, ...]] = {
     "payload.required_members_present": (
         # `for site in doc.sites`: a `Site`'s members, its count of absent required ones and
         # its kind's required names.
-        "campaign_rules._campaign.sites:Site.members",
-        "campaign_rules._campaign.sites:Site.required_absent",
-        "campaign_rules._campaign.sites:Site.kind",
-        "campaign_rules._campaign.sites:Site.path",
+        "campaign_rules._core.object_reading:Site.members",
+        "campaign_rules._core.object_reading:Site.required_absent",
+        "campaign_rules._core.object_reading:Site.kind",
+        "campaign_rules._core.object_reading:Site.path",
     ),
     # A row: what the plan reads for it is `PARENT_READS`, by its pointers.
     "schedule.window_times_are_hh_mm": (),
@@ -98,9 +98,11 @@ TARGETS = {"member": (2, 40), "cross-member": (4, 120)}
 # class of the rows. Modules, or `module:name` for one definition.
 # Since the rows (issue 38 items 1 to 3), also the plan builder (`_rules.plan`, and the part of
 # the table that makes each row's check and gates), the reader (`_rules.reader`, with the
-# functions of `_core.json` it documents: `READER`), and the keyword dispatch that makes a
-# constraint's check (`keyword_checks`, `constraint_check`, `_rules.keywords._check_of`, their
-# tables, the `Keyword` base and `AllOf`, which only joins the checks of its keywords).
+# functions of `_core.json` it documents: `READER`), the object reading (`_core.object_reading`:
+# an object of the body read against its declared shape, and the `Payload` whose root gives
+# the payload's members), and the keyword dispatch that makes a constraint's check
+# (`keyword_checks`, `constraint_check`, `_rules.keywords._check_of`, their tables, the
+# `Keyword` base and `AllOf`, which only joins the checks of its keywords).
 GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.runner",
     "campaign_rules._rules.validation",
@@ -111,6 +113,7 @@ GENERIC: tuple[str, ...] = (
     "campaign_rules._core.pointers",
     "campaign_rules._rules.plan",
     "campaign_rules._rules.reader",
+    "campaign_rules._core.object_reading",
     "campaign_rules._rules.table:Rule",
     "campaign_rules._rules.table:Gate",
     "campaign_rules._rules.table:_row",
@@ -149,7 +152,7 @@ WHOLE_SUBJECT = "_ALL"
 # cannot be read has no `/name`; a cycles block not enabled has no `/cycles/mode`; a window
 # too large to read, or of a schedule not in force, has no `startTime`).
 PARENT_READS: dict[str, tuple[str, ...]] = {
-    "": ("campaign_rules._campaign.document:Document.root",),
+    "": ("campaign_rules._core.object_reading:Payload.root",),
     "/cycles": (
         "campaign_rules._campaign.document:Document.cycles",
         "campaign_rules._campaign.cycles_state:CyclesState.block",
@@ -641,6 +644,9 @@ class _Walk:
         if not assigners:
             raise LookupError(f"nothing of the package gives {module}:{cls}.{name}")
         for context, statement in assigners:
+            # Set by a generic class it inherits from (`Payload.root`): counted apart.
+            if context.cls is not None and self.stops_at(context.module, context.cls):
+                continue
             self.statement(context, statement)
 
     def statement(self, where: Context, statement: ast.stmt) -> None:

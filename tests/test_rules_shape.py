@@ -21,6 +21,7 @@ from campaign_rules._campaign import document, sites
 from campaign_rules._core.findings import Finding
 from campaign_rules._core.limits import FIELD_PATH_MAX_LENGTH as CUT
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
+from campaign_rules._core.object_reading import ObjectKind
 from campaign_rules._rules import shape
 from campaign_rules._rules._common import with_article
 from tests.support import (
@@ -560,7 +561,7 @@ class TestMembersHaveJsonTypes:
     def test_the_types_of_every_member_of_every_object_kind_are_said_in_words(self) -> None:
         # The rule reads the words made once for each shape's types (`shape._EXPECTED`), in
         # the findings made once for each (`shape._MUST_BE`).
-        kinds = [v for v in vars(sites).values() if isinstance(v, sites.ObjectKind)]
+        kinds = [v for v in vars(sites).values() if isinstance(v, ObjectKind)]
         assert len(kinds) >= 6
         for kind in kinds:
             for json_types in kind.shape.values():

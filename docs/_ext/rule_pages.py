@@ -245,8 +245,10 @@ def reader_page() -> str:
         "",
         "How every creation rule, and every keyword check of a row, reads a value of the "
         "decoded body: `campaign_rules._rules.reader`. A rule's page links here for each of "
-        "these it calls. The generic machinery every rule runs through, the runner and the "
-        "plan of the rows, is shown once, at the end, not on each rule's page.",
+        "these it calls. The generic machinery every rule runs through, the runner, the "
+        "plan of the rows and the object reading (each object of the body read against its "
+        "declared shape, and the payload's members a row on the payload reads), is shown "
+        "once, at the end, not on each rule's page.",
         "",
     ]
     for name in reader.__all__:
@@ -267,10 +269,14 @@ def reader_page() -> str:
                     ),
                     "",
                 ]
-    for module in ("runner", "plan"):
-        path = SOURCE / "campaign_rules" / "_rules" / f"{module}.py"
+    for title, module in (
+        ("runner", "_rules/runner"),
+        ("plan", "_rules/plan"),
+        ("object reading", "_core/object_reading"),
+    ):
+        path = SOURCE / "campaign_rules" / f"{module}.py"
         lines += [
-            f"## The {module}, once for every rule",
+            f"## The {title}, once for every rule",
             "",
             f"`{path.relative_to(ROOT)}`:",
             "",

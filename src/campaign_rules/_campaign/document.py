@@ -24,7 +24,6 @@ from campaign_rules._campaign.sites import (
     DISABLED_CYCLES,
     SCHEDULE,
     WINDOW_PATHS,
-    Site,
     Window,
 )
 from campaign_rules._core.compiled import mypyc_attr
@@ -32,6 +31,7 @@ from campaign_rules._core.enums import IntegrationType
 from campaign_rules._core.formats import lower_case_uuid_v4
 from campaign_rules._core.json import as_string, as_string_head, is_object
 from campaign_rules._core.limits import NAME_MAX_LENGTH, WEEKDAYS
+from campaign_rules._core.object_reading import Payload, Site
 from campaign_rules._core.unicode import has_surrogate
 
 __all__ = ["Document"]
@@ -54,8 +54,12 @@ _CYCLES_SCHEDULE_WINDOW_PATHS: Final = WINDOW_PATHS["cycles.schedule"]
 # Compiled, each payload makes a `Document` and frees it once its result is made: a free list
 # of one keeps the last one freed for the next payload, without the allocator (as `Site`).
 @mypyc_attr(free_list_len=1)
-class Document:
-    """A creation payload as the rules see it; `root` is `{}` when the payload cannot be read.
+class Document(Payload):
+    """A creation payload as the rules see it: a `Payload` of the campaign's shape, read further.
+
+    From the `Payload` (`_core.object_reading`): `payload` as given, `root_site`, the payload
+    read against the campaign's shape, and `root`, its members (`{}` when the payload cannot be
+    read).
 
     Attributes, all read when the document is made but `agent_id` (a property):
     `name_text`, `integration_type_text`, `timezone_text` and
@@ -75,10 +79,10 @@ class Document:
     """
 
     def __init__(self, payload: object, directory: Directory | None = None) -> None:
-        self.payload = payload
+        # Named rather than `super()`, as `Window`.
+        Payload.__init__(self, payload, CAMPAIGN)
         self.directory = directory
-        root = Site(None, payload, CAMPAIGN)
-        self.root: dict[str, object] = root.members if root.members is not None else {}
+        root = self.root_site
         members = self.root
         self.name_text = as_string_head(members.get("name"), _TEXT_HEAD)
         self.integration_type_text = as_string_head(members.get("integration_type"), _TEXT_HEAD)

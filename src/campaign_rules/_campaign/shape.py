@@ -10,6 +10,7 @@ from typing import Final
 
 from campaign_rules._core.enums import CyclesMode
 from campaign_rules._core.limits import WEEKDAYS
+from campaign_rules._core.object_reading import MemberTypes
 
 __all__ = [
     "CAMPAIGN_MEMBERS",
@@ -23,11 +24,8 @@ __all__ = [
     "START_TIME",
     "STOP_TIME",
     "WINDOW_MEMBERS",
-    "MemberTypes",
 ]
 
-# A member name, mapped to the JSON types it may hold.
-MemberTypes = dict[str, tuple[str, ...]]
 
 _STRING: Final = ("string",)
 _INTEGER: Final = ("integer",)

@@ -39,7 +39,6 @@ from campaign_rules._campaign.shape import (
     START_TIME,
     STOP_TIME,
     WINDOW_MEMBERS,
-    MemberTypes,
 )
 from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
 from campaign_rules._core.limits import (
@@ -53,6 +52,7 @@ from campaign_rules._core.limits import (
     SCHEDULE_ONLY_CYCLES_FIELDS,
     WEEKDAYS,
 )
+from campaign_rules._core.object_reading import MemberTypes
 from campaign_rules._core.outcome import STATUS_OF_KEY, STATUS_PRECEDENCE
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._export.patterns import DATE, HH_MM, NOT_BLANK, UUID_V4

@@ -16,7 +16,7 @@ from campaign_rules._campaign.shape import (
     SCHEDULE_MEMBERS,
     WINDOW_MEMBERS,
 )
-from campaign_rules._campaign.sites import KIND_AT, Site
+from campaign_rules._campaign.sites import KIND_AT
 from campaign_rules._core.findings import PathThen, ReadyFindings
 from campaign_rules._core.json import (
     as_string,
@@ -25,6 +25,7 @@ from campaign_rules._core.json import (
     member_path,
 )
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
+from campaign_rules._core.object_reading import Site
 from campaign_rules._core.pointers import member_pointer, pointer_of_path
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules._common import article_of, with_article

@@ -1,0 +1,175 @@
+"""Reading a JSON object of the payload against its declared shape, in one pass: the shape scan.
+
+A shape (`ObjectKind`) is declared data: an object's members and their JSON types, the members
+it must hold, whether it holds no other, and the members whose type another rule owns; JSON
+Schema's `properties`, `type`, `required` and `additionalProperties`. A `Site` is an object of
+the payload read against its kind: its members read once, as the reader reads an object
+(`_core.json.read_object`), with what the shape rules (`_rules.shape`) would each walk them for.
+A `Payload` is a body whose root is such a site: the creation rules' `Document` is one, and a
+rule on a member of the payload reads it in `Payload.root`.
+
+Generic: nothing here names a member of the campaign. The campaign's shapes are
+`_campaign.shape`'s, and its objects in force `_campaign.sites`'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaign_rules._core.compiled import mypyc_attr
+from campaign_rules._core.json import PLAIN_CLASSES, read_object
+from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
+
+__all__ = ["MemberSpec", "MemberTypes", "ObjectKind", "Payload", "Site"]
+
+# A member name, mapped to the JSON types it may hold.
+MemberTypes = dict[str, tuple[str, ...]]
+
+
+class MemberSpec:
+    """What `Site._scan` reads of one member of an `ObjectKind`'s shape.
+
+    `cls`: the built-in class of its first JSON type (an exact `str` for a string member, ...);
+    `required`: whether its object must hold it.
+    """
+
+    __slots__ = ("cls", "required")
+
+    def __init__(self, cls: type, required: bool) -> None:
+        self.cls = cls
+        self.required = required
+
+
+class ObjectKind:
+    """What an object of the payload is checked against, for `Site`.
+
+    `shape`: its members and their JSON types; `required`: the members it must hold; `closed`:
+    whether members outside `shape` are refused; `left_to_others`: members whose JSON type
+    another rule owns; `specs`: each member's `MemberSpec` (the built-in class of its first JSON
+    type, and whether it is required), for `Site._scan`, made once here rather than on every
+    site.
+    """
+
+    __slots__ = ("closed", "left_to_others", "required", "shape", "specs")
+
+    def __init__(
+        self,
+        shape: MemberTypes,
+        required: tuple[str, ...] = (),
+        closed: bool = True,
+        left_to_others: tuple[str, ...] = (),
+    ) -> None:
+        self.shape = shape
+        self.required = required
+        self.closed = closed
+        self.left_to_others = left_to_others
+        self.specs = {
+            name: MemberSpec(PLAIN_CLASSES[types[0]], name in required)
+            for name, types in shape.items()
+        }
+
+
+# Compiled, each payload makes a `Document`, its sites and its windows, and frees them all once
+# its result is made: a free list of one per class keeps the last one freed for the next
+# payload, without the allocator.
+@mypyc_attr(free_list_len=1)
+class Site:
+    """An object of the payload whose members are checked, and the shape they are checked against.
+
+    `raw` is the object as given; `members` its string-named members, read once (`None` when it
+    is too large to read); `kind` the `ObjectKind` it is checked against (its `shape`,
+    `required`, `closed` and `left_to_others`), referred to rather than copied: four fields
+    fewer to set and free on every site.
+
+    Its members are read in one pass when it is made, with the check that their names are plain
+    strings, for the shape rules, which would each walk them otherwise: `all_known`, whether
+    every name is in `shape`; `to_type_check`, the known names whose value is not of the
+    built-in class of its first JSON type (an exact `str` for a string member, ...), which
+    `members_have_json_types` checks, the others being of their type; `required_absent`, how
+    many of the members of `required` it lacks, which `required_members_present` then looks
+    for only when there are some. `clean` sums them up: a plain `dict` that is its own members,
+    every name known, no required member absent, nothing to type-check; in such a site the
+    shape rules find nothing (`Document.sites_clean`).
+
+    A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
+    attributes are read as fields of a C struct (D-compiled-build).
+    """
+
+    clean: bool
+    __slots__ = (
+        "all_known",
+        "clean",
+        "kind",
+        "members",
+        "path",
+        "raw",
+        "required_absent",
+        "to_type_check",
+    )
+
+    def __init__(self, path: str | None, raw: object, kind: ObjectKind) -> None:
+        self.path = path
+        self.raw = raw
+        self.kind = kind
+        # What a complete object of its kind has, as `Window._scan` finds one without reading on.
+        self.all_known = True
+        self.required_absent = 0
+        self.to_type_check: tuple[str, ...] = ()
+        self.members: dict[str, object] | None = None
+        # The common case, in one pass: a plain `dict` within the member limit whose names are
+        # all plain strings is its own members, as `read_object` would give it (and its scan
+        # says whether it is `clean`).
+        if type(raw) is dict and len(raw) <= OBJECT_MAX_MEMBERS and self._scan(raw, kind):
+            self.members = raw
+            return
+        # Any other value: `read_object` reads it, or refuses it (`None`); never clean.
+        members = read_object(raw)
+        if members is not None and self._scan(members, kind):
+            self.members = members
+        self.clean = False
+
+    def _scan(self, members: dict[Any, object], kind: ObjectKind) -> bool:
+        """Read `all_known`, `to_type_check`, `required_absent` and `clean` off `members`.
+
+        The answer is whether every name is a plain `str`; when one is not, nothing is read.
+        """
+        specs = kind.specs
+        all_known = True
+        required_held = 0  # names are unique, so this counts distinct members of `required`
+        odd: list[str] | None = None  # made only when needed: most sites have none
+        for name, value in members.items():
+            if type(name) is not str:
+                return False
+            spec = specs.get(name)
+            if spec is None:
+                all_known = False
+                continue
+            if spec.required:
+                required_held += 1
+            if type(value) is not spec.cls:
+                if odd is None:
+                    odd = []
+                odd.append(name)
+        required_absent = len(kind.required) - required_held
+        self.all_known = all_known
+        self.required_absent = required_absent
+        if odd is not None:
+            self.to_type_check = tuple(odd)
+        # From the locals, as it stands, rather than reading the attributes back.
+        self.clean = all_known and required_absent == 0 and odd is None
+        return True
+
+
+class Payload:
+    """A body as the rules read it: `payload` as given, its `root` site, and `root`'s members.
+
+    `root_site` is the payload read against `kind` (a `Site` with no path); `root` its members
+    (`Site.members`), `{}` when the payload is no object or one too large to read
+    (D-hostile-input). A rule on a member of the payload reads it in `root`.
+    """
+
+    def __init__(self, payload: object, kind: ObjectKind) -> None:
+        self.payload = payload
+        root_site = Site(None, payload, kind)
+        self.root_site = root_site
+        self.root: dict[str, object] = root_site.members if root_site.members is not None else {}
