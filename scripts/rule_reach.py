@@ -58,14 +58,9 @@ END = "<!-- rule-reach: end -->"
 RULES: dict[str, tuple[str, ...]] = {
     "name.within_max_length": (),
     "retries.within_bounds": (),
-    "payload.required_members_present": (
-        # `for site in doc.sites`: a `Site`'s members, its count of absent required ones and
-        # its kind's required names.
-        "campaign_rules._core.object_reading:Site.members",
-        "campaign_rules._core.object_reading:Site.required_absent",
-        "campaign_rules._core.object_reading:Site.kind",
-        "campaign_rules._core.object_reading:Site.path",
-    ),
+    # `for site in doc.sites`: a `Site` is the object reading's (generic); the kind each site is
+    # read against is counted where the `Document` makes the site.
+    "payload.required_members_present": (),
     # A row: what the plan reads for it is `PARENT_READS`, by its pointers.
     "schedule.window_times_are_hh_mm": (),
     "cycles.cooldown_mode_has_no_schedule": (),
@@ -148,9 +143,11 @@ SCOPE = "campaign_rules._rules.scope"
 WHOLE_SUBJECT = "_ALL"
 # What the plan reads of the `Document` to find the values of a row's pointers, by the parent
 # of a pointer (`_rules.plan.PARENTS`): the objects in force are the document's, read when it
-# is made, so their constructors decide which values a row judges (a payload whose members
-# cannot be read has no `/name`; a cycles block not enabled has no `/cycles/mode`; a window
-# too large to read, or of a schedule not in force, has no `startTime`).
+# is made, so their constructors decide which values a row judges (a cycles block not enabled
+# has no `/cycles/mode`; a window too large to read, or of a schedule not in force, has no
+# `startTime`). The payload's members are `Payload.root`, which the object reading reads of
+# the payload alone (none when it is too large to read): the kind it is read against decides
+# the shape rules' facts, never which members there are, so nothing of the `Document` counts.
 PARENT_READS: dict[str, tuple[str, ...]] = {
     "": ("campaign_rules._core.object_reading:Payload.root",),
     "/cycles": (
@@ -161,11 +158,15 @@ PARENT_READS: dict[str, tuple[str, ...]] = {
         "campaign_rules._campaign.document:Document.scheduling_windows",
         "campaign_rules._campaign.sites:Window.members",
         "campaign_rules._campaign.sites:Window.path",
+        "campaign_rules._campaign.sites:Window.start",
+        "campaign_rules._campaign.sites:Window.stop",
     ),
     "/cycles/schedule/*": (
         "campaign_rules._campaign.document:Document.cycles_schedule_windows",
         "campaign_rules._campaign.sites:Window.members",
         "campaign_rules._campaign.sites:Window.path",
+        "campaign_rules._campaign.sites:Window.start",
+        "campaign_rules._campaign.sites:Window.stop",
     ),
 }
 # Issue 38: "numbers come from `_core.limits`": a row names its bound there, and the
@@ -643,11 +644,32 @@ class _Walk:
         assigners = self.index.assigners(module, cls, name)
         if not assigners:
             raise LookupError(f"nothing of the package gives {module}:{cls}.{name}")
+        inherited = False
         for context, statement in assigners:
-            # Set by a generic class it inherits from (`Payload.root`): counted apart.
+            # Set by a generic class it inherits from (`Payload.root`): counted apart, but what
+            # the class passes to that class's `__init__` (the kind a site is read against) is
+            # its own, and counts.
             if context.cls is not None and self.stops_at(context.module, context.cls):
+                inherited = True
                 continue
             self.statement(context, statement)
+        if inherited:
+            self.base_initialisers(module, cls)
+
+    def base_initialisers(self, module: str, cls: str) -> None:
+        """Count each call of a base class's `__init__` in `cls`, and what it passes."""
+        node = self.index.class_node(module, cls)
+        if node is None:
+            return
+        found = self.index.module(module)
+        for child in ast.walk(node):
+            if (
+                isinstance(child, ast.Expr)
+                and isinstance(child.value, ast.Call)
+                and isinstance(child.value.func, ast.Attribute)
+                and child.value.func.attr == "__init__"
+            ):
+                self.statement(_context_of(found, child), child)
 
     def statement(self, where: Context, statement: ast.stmt) -> None:
         """Count an assignment, the conditions it is under and the locals it is made of."""

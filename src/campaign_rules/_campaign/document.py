@@ -1,6 +1,7 @@
 """One reading of a creation payload, shared by every rule.
 
-The payload is read once, here, in one pass when the `Document` is made: which objects are in
+The payload is read once, in one pass when the `Document` is made (its members by the object
+reading, `_core.object_reading`, of which a `Document` is a `Payload`): which objects are in
 force (the cycles block only when enabled, the cycles schedule only outside `cooldown` mode),
 what each holds, and the text of the members the rules read as text. The cycles block's facts
 are `_campaign.cycles_state`'s to read, and the server's answers to the look-ups

@@ -1,9 +1,10 @@
-"""The objects in force of a creation payload and their kinds: the campaign's shapes, as sites.
+"""The kinds of the objects of a creation payload, and its windows, for the object reading.
 
-A `Document` (`_campaign.document`) makes a `Site` (`_core.object_reading`) of each object in
-force when it is made: the payload, the schedules in force, their weekday windows (`Window`,
-which reads its times too) and a cycles block, each read against its kind here. Each site reads
-its members once, in one pass, for the shape rules (`_rules.shape`), which would each walk them
+Each object in force of a payload is a `Site` (`_core.object_reading`) read against its kind,
+declared here of the campaign's shapes (`_campaign.shape`): the payload itself (the root site
+of the `Document`, a `Payload`), and the schedules in force, their weekday windows (`Window`,
+which reads its times too) and a cycles block, which the `Document` makes. Each site reads its
+members once, in one pass, for the shape rules (`_rules.shape`), which would each walk them
 otherwise; `Site.clean` says they find nothing.
 """
 

@@ -69,9 +69,8 @@ class ObjectKind:
         }
 
 
-# Compiled, each payload makes a `Document`, its sites and its windows, and frees them all once
-# its result is made: a free list of one per class keeps the last one freed for the next
-# payload, without the allocator.
+# Compiled, each body makes its sites and frees them all once its result is made: a free list of
+# one per class keeps the last one freed for the next body, without the allocator.
 @mypyc_attr(free_list_len=1)
 class Site:
     """An object of the payload whose members are checked, and the shape they are checked against.
@@ -84,12 +83,12 @@ class Site:
     Its members are read in one pass when it is made, with the check that their names are plain
     strings, for the shape rules, which would each walk them otherwise: `all_known`, whether
     every name is in `shape`; `to_type_check`, the known names whose value is not of the
-    built-in class of its first JSON type (an exact `str` for a string member, ...), which
-    `members_have_json_types` checks, the others being of their type; `required_absent`, how
-    many of the members of `required` it lacks, which `required_members_present` then looks
-    for only when there are some. `clean` sums them up: a plain `dict` that is its own members,
-    every name known, no required member absent, nothing to type-check; in such a site the
-    shape rules find nothing (`Document.sites_clean`).
+    built-in class of its first JSON type (an exact `str` for a string member, ...), which the
+    type rule checks, the others being of their type; `required_absent`, how many of the
+    members of `required` it lacks, which the rule on required members then looks for only when
+    there are some. `clean` sums them up: a plain `dict` that is its own members, every name
+    known, no required member absent, nothing to type-check; in such a site the shape rules find
+    nothing.
 
     A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
     attributes are read as fields of a C struct (D-compiled-build).
@@ -111,7 +110,8 @@ class Site:
         self.path = path
         self.raw = raw
         self.kind = kind
-        # What a complete object of its kind has, as `Window._scan` finds one without reading on.
+        # What a complete object of its kind has, as a subclass's `_scan` may find one without
+        # reading on.
         self.all_known = True
         self.required_absent = 0
         self.to_type_check: tuple[str, ...] = ()
@@ -161,7 +161,7 @@ class Site:
 
 
 class Payload:
-    """A body as the rules read it: `payload` as given, its `root` site, and `root`'s members.
+    """A body as the rules read it: `payload` as given, its root site, and the root's members.
 
     `root_site` is the payload read against `kind` (a `Site` with no path); `root` its members
     (`Site.members`), `{}` when the payload is no object or one too large to read
