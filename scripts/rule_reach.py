@@ -100,6 +100,7 @@ TARGETS = {"member": (2, 40), "cross-member": (4, 120)}
 # `Keyword` base and `AllOf`, which only joins the checks of its keywords).
 GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.runner",
+    "campaign_rules._rules.row_calls",
     "campaign_rules._rules.validation",
     "campaign_rules._rules.json_validation",
     "campaign_rules._core.findings",

@@ -17,11 +17,14 @@ from typing import Any
 
 import pytest
 
+from campaign_rules._campaign.document import Document
 from campaign_rules._core import limits
 from campaign_rules._core.timezones import timezone_names
+from campaign_rules._core.violations import Finding
 from campaign_rules._rules.keywords import VOCABULARY, ItemsUnique, constraint_check, keyword_checks
 from campaign_rules._rules.scope import POSSIBLE_FACTS, reads_in
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
+from tests.support import payload
 
 ROWS = [rule for rule in CREATE_RULES if rule.constraint is not None]
 UUID = "3f1c2a7e-9b4d-4c8e-a1f2-0d9e8c7b6a5f"
@@ -185,3 +188,30 @@ def test_every_keyword_of_the_vocabulary_is_exported_to_json_schema() -> None:
         assert "format" not in written, info.name
         if not info.standard:
             assert info.name not in written, info.name
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        payload(),
+        payload("whatsapp"),
+        payload(name=" ", retries=9, timezone="Mars/Base", agent_id="x"),
+        payload(cycles={"enabled": True, "mode": "cooldown", "schedule": {}}),
+        payload(scheduling={"mon": {"startTime": "25:00", "stopTime": 7, "active": True}}),
+        [],
+    ],
+)
+def test_the_runner_calls_each_row_by_its_plan_and_finds_what_its_check_finds(body: object) -> None:
+    # The runner calls a row's plan as a native method (`Rule.row`), a function as a callable;
+    # a row's `check` is the same plan, for a caller that holds a callable.
+    document = Document(body)
+    for rule in CREATE_RULES:
+        if rule.constraint is None:
+            assert rule.row is None, rule.id
+            continue
+        assert rule.row is getattr(rule.check, "__self__", None), rule.id
+        by_plan: list[Finding] = []
+        by_check: list[Finding] = []
+        rule.row.judge(document, by_plan)
+        rule.check(document, by_check)
+        assert by_plan == by_check, rule.id

@@ -30,6 +30,7 @@ from campaign_rules._rules.keywords import (
     constraint_check,
 )
 from campaign_rules._rules.reader import as_string, item_path, member_path, read_list
+from campaign_rules._rules.row_calls import RowJudge, RunSkip
 
 __all__ = ["PARENTS", "MemberRun", "RowCheck", "split_pointer"]
 
@@ -193,12 +194,12 @@ class _Group:
             self.window_times = (START_TIME in names, STOP_TIME in names)
 
 
-class RowCheck:
+class RowCheck(RowJudge[Document]):
     """The check of one row, made of its pointers, its constraint and its deferrals.
 
     `deferred` gives, for each row the row defers to, its pointers and constraint. Called by
-    the runner as a rule's `check`: it reports each value its constraint refuses, at its path,
-    in the order of the row's pointers, object by object.
+    the runner (`judge`): it reports each value its constraint refuses, at its path, in the
+    order of the row's pointers, object by object.
     """
 
     __slots__ = (
@@ -258,8 +259,15 @@ class RowCheck:
         self._found_one = self._found.at(None, one.name)
 
     def entry(self) -> Callable[[Document, list[Finding]], None]:
-        """The check the runner calls: `check_member` for a row on one member, else `check`."""
+        """`judge` as the rule's `check`: `check_member` for a row on one member, else `check`."""
         return self.check_member if self._one else self.check
+
+    def judge(self, doc: Document, findings: list[Finding]) -> None:
+        """What the runner calls: `check_member` for a row on one member, else `check`."""
+        if self._one:
+            self.check_member(doc, findings)
+        else:
+            self.check(doc, findings)
 
     def check_member(self, doc: Document, findings: list[Finding]) -> None:
         """`check`, for a row on one member of the payload whose `null` passes."""
@@ -368,7 +376,7 @@ class RowCheck:
                 findings.append(Finding(at, f"{at} {self._says}"))
 
 
-class MemberRun:
+class MemberRun(RunSkip[Document]):
     """Consecutive rows of one scope, each on one member of the same object, judged in one call.
 
     Made of the rows' `RowCheck`s (each with a `member_parent`), in table order.

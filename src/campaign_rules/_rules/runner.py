@@ -31,16 +31,21 @@ def collect_violations(
     index = 0
     while index < count:
         rule = rules[index]
-        clean_rows = rule.clean_rows
-        if clean_rows is not None:
+        run_skip = rule.run_skip
+        if run_skip is not None:
             # The first of a run of rows (`Rule.run`): its first rows that find nothing are
             # skipped, when `rules` holds them next, as the table does.
-            clean = clean_rows(subject)
+            clean = run_skip.clean_rows(subject)
             if clean and index + clean <= count and rules[index + clean - 1] is rule.run[clean - 1]:
                 index += clean
                 continue
         index += 1
-        rule.check(subject, findings)
+        # A row's plan is called as a method of a native class; a function, as a callable.
+        row = rule.row
+        if row is not None:
+            row.judge(subject, findings)
+        else:
+            rule.check(subject, findings)
         if findings:
             for finding in findings:
                 found.append(_violation_of(rule, finding))

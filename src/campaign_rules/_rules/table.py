@@ -60,6 +60,7 @@ from campaign_rules._rules import (
 from campaign_rules._rules._common import with_article
 from campaign_rules._rules.keywords import keyword_checks
 from campaign_rules._rules.plan import MemberRun, RowCheck
+from campaign_rules._rules.row_calls import RowJudge, RunSkip
 from campaign_rules._rules.scope import POSSIBLE_FACTS, Scope, reads_in
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
@@ -143,25 +144,29 @@ class Rule(Generic[Subject]):
     A row (`row`) has no function of its own: its `pointers` (RFC 6901, `*` for each item or
     window) and its `constraint` (`_rules.keywords`) say what it checks, `says` what its
     finding says after the value's path, and `defers_to` the rules whose refusal of the same
-    value, of its array or of its items leaves the value to them; its `check` is made of these
-    (`_rules.plan.RowCheck`). A rule with a function has no pointers and no constraint; its
+    value, of its array or of its items leaves the value to them; its plan is made of these
+    (`row`, a `_rules.plan.RowCheck`, which the runner calls as a native method), and its
+    `check` is the plan's, as a callable. A rule with a function has no pointers, no
+    constraint and no `row` (`None`); its
     `defers_to` names body rules, which own what it would find in a value read from a text.
     `gates` lists every condition its verdict depends on besides the value (`_plan_rows`).
     `run`: for the first row of consecutive rows of one scope on one member each of the same
-    object, those rows, and `clean_rows` how many of their first find nothing in a subject
-    (`_rules.plan.MemberRun`), which the runner skips in one call; else `()` and `None`.
+    object, those rows, and `run_skip` their `_rules.plan.MemberRun`, which tells how many of
+    their first find nothing in a subject, for the runner to skip in one call; else `()` and
+    `None`.
     """
 
     __slots__ = (
         "check",
-        "clean_rows",
         "constraint",
         "defers_to",
         "gates",
         "id",
         "key",
         "pointers",
+        "row",
         "run",
+        "run_skip",
         "says",
         "scope",
         "source",
@@ -192,8 +197,9 @@ class Rule(Generic[Subject]):
         self.says = says
         self.defers_to = defers_to
         self.gates: tuple[Gate, ...] = ()
+        self.row: RowJudge[Subject] | None = None
         self.run: tuple[Rule[Subject], ...] = ()
-        self.clean_rows: Callable[[Subject], int] | None = None
+        self.run_skip: RunSkip[Subject] | None = None
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, {self.key}, {self.source!r})"
@@ -395,6 +401,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             tuple((other.pointers, other.constraint or {}) for other in deferred),
         )
         rule.check = planned.entry()
+        rule.row = planned
         rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
         if run and (
             planned.member_parent != run[0][1].member_parent or rule.scope is not run[0][0].scope
@@ -415,7 +422,7 @@ def _end_run(run: list[tuple[Rule[Document], RowCheck]]) -> None:
     if len(run) > 1:
         head = run[0][0]
         head.run = tuple(rule for rule, _ in run)
-        head.clean_rows = MemberRun(tuple(check for _, check in run)).clean_rows
+        head.run_skip = MemberRun(tuple(check for _, check in run))
     run.clear()
 
 
