@@ -640,6 +640,10 @@ class _Walk:
         if self.stops_at(module, cls) or (module, cls, name, "attr") in self.done:
             return
         self.done.add((module, cls, name, "attr"))
+        if name in ("value", "name") and self._is_enum(module, cls):
+            # An enumeration member's value or name: its line, in the enumeration's body.
+            self.definition(module, cls, made=False)
+            return
         if self.method(module, cls, name):
             return
         assigners = self.index.assigners(module, cls, name)
@@ -721,6 +725,8 @@ class _Walk:
                 self.attribute_read(child, where)
 
     def attribute_read(self, node: ast.Attribute, where: Context) -> None:
+        if node.attr in ("value", "name") and self._enum_member(node.value, where):
+            return  # an enumeration member's `.value`: its line, in the enumeration's body, is read
         if isinstance(node.value, ast.Name):
             resolved = self.index.resolve(where.module, node.value.id)
             if resolved is not None and resolved[1] is None:  # `module.name`
@@ -736,6 +742,22 @@ class _Walk:
             self.attribute(owner[0], owner[1], node.attr)
         elif node.attr in self.index.attribute_names():
             self.reach.unknown.add(f"{_short(where.module)}: {ast.unparse(node)}")
+
+    def _enum_member(self, node: ast.expr, where: Context) -> bool:
+        """Whether `node` is `Class.MEMBER` of an enumeration of the package."""
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return False
+        resolved = self.index.resolve(where.module, node.value.id)
+        return resolved is not None and resolved[1] is not None and self._is_enum(*resolved)
+
+    def _is_enum(self, module: str, name: str) -> bool:
+        """Whether the class `name` of `module` is an enumeration."""
+        cls = self.index.class_node(module, name)
+        return cls is not None and any(
+            isinstance(base, ast.Attribute | ast.Name)
+            and ast.unparse(base).rsplit(".", 1)[-1] in ("Enum", "StrEnum", "IntEnum")
+            for base in cls.bases
+        )
 
     def locals(self, name: str, where: Context) -> None:
         """Count the statements of the enclosing function that give the local `name`."""

@@ -149,7 +149,8 @@ class Rule(Generic[Subject]):
     `check` is the plan's, as a callable. A rule with a function has no pointers, no
     constraint and no `row` (`None`); its
     `defers_to` names body rules, which own what it would find in a value read from a text.
-    `gates` lists every condition its verdict depends on besides the value (`_plan_rows`).
+    `gates` lists every condition its verdict depends on besides the value: its scope, made
+    here, and for a row what `_plan_rows` adds.
     `run`: for the first row of consecutive rows of one scope on one member each of the same
     object, those rows, and `run_skip` their `_rules.plan.MemberRun`, which tells how many of
     their first find nothing in a subject, for the runner to skip in one call; else `()` and
@@ -196,7 +197,11 @@ class Rule(Generic[Subject]):
         self.constraint = constraint
         self.says = says
         self.defers_to = defers_to
-        self.gates: tuple[Gate, ...] = ()
+        # A rule whose scope is not its whole subject has it as its first gate, in its words;
+        # a row's other gates are added when the rows are planned (`_plan_rows`).
+        self.gates: tuple[Gate, ...] = (
+            (Gate("scope", scope.value),) if scope is not Scope.SUBJECT else ()
+        )
         self.row: RowJudge[Subject] | None = None
         self.run: tuple[Rule[Subject], ...] = ()
         self.run_skip: RunSkip[Subject] | None = None
@@ -388,7 +393,6 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
     # on one member of the same object.
     run: list[tuple[Rule[Document], RowCheck]] = []
     for rule in table:
-        rule.gates = _scope_gates(rule)
         if rule.constraint is None:
             rule.gates += tuple(_body_deferral(name) for name in rule.defers_to)
             _end_run(run)
@@ -466,16 +470,4 @@ def _type_gates(rule: Rule[Document]) -> tuple[Gate, ...]:
     )
 
 
-def _scope_gates(rule: Rule[Subject]) -> tuple[Gate, ...]:
-    """The gate of a rule whose scope is not its whole subject: the scope, in its words."""
-    return (Gate("scope", rule.scope.value),) if rule.scope is not Scope.SUBJECT else ()
-
-
-def _gate_by_scope(table: tuple[Rule[Document], ...]) -> None:
-    """Give each rule of a table of functions its one gate, its scope (none for its subject)."""
-    for rule in table:
-        rule.gates = _scope_gates(rule)
-
-
 _plan_rows(CREATE_RULES)
-_gate_by_scope(LOOKUP_RULES)  # the look-ups run only with a directory
