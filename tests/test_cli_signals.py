@@ -350,3 +350,31 @@ def test_the_entry_imports_nothing_of_the_sub_commands_before_its_handlers():
         "campaign_rules._core",
         "campaign_rules._core.compiled",
     ]
+
+
+class _SignalsItselfWhenFreed:
+    """An object whose finaliser sends this process SIGTERM and runs on until it is handled."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(100_000):  # backward jumps: the handler runs here, in the finaliser
+            pass
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_stop_its_handler_raised_in_a_finaliser_still_ends_the_next_wait() -> None:
+    # Python prints and drops what a finaliser raises, so the `Stopped` of a signal handled
+    # there is lost; the handler has set both signals to be ignored by then, so the command's
+    # next wait (here on a pipe nobody writes) must end by itself, or it waits for ever.
+    from campaign_rules._cli.signals import Stopped, stop_on_signals, wait_ready
+
+    read, write = os.pipe()
+    try:
+        with stop_on_signals():
+            freed = _SignalsItselfWhenFreed()
+            del freed  # its finaliser runs the handler, whose exception Python drops
+            with pytest.raises(Stopped):
+                wait_ready(read, timeout=5)  # without the fix: `False` after 5 s, or for ever
+    finally:
+        os.close(read)
+        os.close(write)

@@ -46,6 +46,11 @@ STOP_SIGNALS: Final = tuple(_STATUS_OF_SIGNAL)
 _CAN_MASK: Final = hasattr(signal, "pthread_sigmask")
 # The reading end of the pipe a signal writes a byte to while `stop_on_signals` runs; -1 before.
 _wake = -1
+# The stop signal whose handler ran while `stop_on_signals` runs; 0 before. Its `Stopped` may be
+# lost: a handler that runs in a finaliser (`__del__`, a weak reference's callback) raises
+# there, and Python prints and drops what a finaliser raises. Both signals are ignored by then,
+# so the next `wait_ready` raises it again, rather than wait for a signal that cannot come.
+_stopped = 0
 
 
 class Stopped(BaseException):
@@ -57,9 +62,11 @@ class Stopped(BaseException):
 
 
 def _stop(number: int, frame: FrameType | None) -> None:
+    global _stopped
     # A second signal must not break into the clean-up that the first one starts.
     for each in STOP_SIGNALS:
         signal.signal(each, signal.SIG_IGN)
+    _stopped = number
     raise Stopped(number)
 
 
@@ -72,7 +79,8 @@ def stop_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    global _wake  # one wake-up pipe for the process, as it has one handler
+    global _wake, _stopped  # one wake-up pipe for the process, as it has one handler
+    _stopped = 0
     previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
     pipe = _wake_up_pipe()
     if pipe is not None:
@@ -83,6 +91,7 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        _stopped = 0
         if pipe is not None:
             signal.set_wakeup_fd(previous_wakeup)
             _wake = -1
@@ -107,10 +116,13 @@ def wait_ready(fd: int, *, write: bool = False, timeout: float | None = None) ->
     """Wait until `fd` can be read (or written, with `write`) without waiting; `True` then.
 
     While `stop_on_signals` runs, a stop signal that came before or during the wait ends it
-    with its `Stopped`, whatever the C code before it did with the signal. A descriptor set
-    non-blocking (`OutputFile`'s FIFOs and devices) is waited for here, with or without it.
+    with its `Stopped`, whatever the C code before it did with the signal, and whatever code
+    its handler ran in (`_stopped`). A descriptor set non-blocking (`OutputFile`'s FIFOs and
+    devices) is waited for here, with or without it.
     With `timeout` (seconds), `False` when that time passed first.
     """
+    if _stopped:
+        raise Stopped(_stopped)
     deadline = None if timeout is None else time.monotonic() + timeout
     wake = [_wake] if _wake >= 0 else []
     if not wake and os.name != "posix":
@@ -128,6 +140,8 @@ def wait_ready(fd: int, *, write: bool = False, timeout: float | None = None) ->
                 pass
         # The handler of the signal runs here, at the latest, and raises `Stopped`; a byte
         # of a signal whose handler had run already is only drained.
+        if _stopped:
+            raise Stopped(_stopped)
         if fd in readable or fd in writable:
             return True
 
