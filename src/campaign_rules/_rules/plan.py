@@ -15,7 +15,7 @@ segment) or each window of a schedule (`/scheduling/*/startTime`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 from campaign_rules._campaign.document import Document
@@ -258,12 +258,11 @@ class RowCheck(RowJudge[Document]):
         self._left_if = one.left_if
         self._found_one = self._found.at(None, one.name)
 
-    def entry(self) -> Callable[[Document, list[Finding]], None]:
-        """`judge` as the rule's `check`: `check_member` for a row on one member, else `check`."""
-        return self.check_member if self._one else self.check
-
     def judge(self, doc: Document, findings: list[Finding]) -> None:
-        """What the runner calls: `check_member` for a row on one member, else `check`."""
+        """`check_member` for a row on one member, else `check`: what the runner calls.
+
+        The rule's `check` too, for a caller that holds a callable.
+        """
         if self._one:
             self.check_member(doc, findings)
         else:

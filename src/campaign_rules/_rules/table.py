@@ -404,7 +404,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
         )
-        rule.check = planned.entry()
+        rule.check = planned.judge
         rule.row = planned
         rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
         if run and (
