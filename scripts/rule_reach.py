@@ -307,6 +307,15 @@ class Index:
         node = self.module(module).definitions.get(name)
         return node if isinstance(node, ast.ClassDef) else None
 
+    def is_enum(self, module: str, name: str) -> bool:
+        """Whether the class `name` of `module` is an enumeration."""
+        cls = self.class_node(module, name)
+        return cls is not None and any(
+            isinstance(base, ast.Attribute | ast.Name)
+            and ast.unparse(base).rsplit(".", 1)[-1] in ("Enum", "StrEnum", "IntEnum")
+            for base in cls.bases
+        )
+
     # -- types, as far as annotations and calls say ------------------------------------------
 
     def annotation_class(self, node: ast.expr | None, module: str) -> tuple[str, str] | None:
@@ -375,6 +384,10 @@ class Index:
                 return called
             return None
         if isinstance(expr, ast.Attribute):
+            if isinstance(expr.value, ast.Name):  # a member of an enumeration is of its class
+                named = self.resolve(where.module, expr.value.id)
+                if named is not None and named[1] is not None and self.is_enum(*named):
+                    return named[0], named[1]
             annotation, module = self.annotation_of(expr, where)
             if annotation is not None:
                 return self.annotation_class(annotation, module)
@@ -640,7 +653,7 @@ class _Walk:
         if self.stops_at(module, cls) or (module, cls, name, "attr") in self.done:
             return
         self.done.add((module, cls, name, "attr"))
-        if name in ("value", "name") and self._is_enum(module, cls):
+        if name in ("value", "name") and self.index.is_enum(module, cls):
             # An enumeration member's value or name: its line, in the enumeration's body.
             self.definition(module, cls, made=False)
             return
@@ -725,8 +738,6 @@ class _Walk:
                 self.attribute_read(child, where)
 
     def attribute_read(self, node: ast.Attribute, where: Context) -> None:
-        if node.attr in ("value", "name") and self._enum_member(node.value, where):
-            return  # an enumeration member's `.value`: its line, in the enumeration's body, is read
         if isinstance(node.value, ast.Name):
             resolved = self.index.resolve(where.module, node.value.id)
             if resolved is not None and resolved[1] is None:  # `module.name`
@@ -742,22 +753,6 @@ class _Walk:
             self.attribute(owner[0], owner[1], node.attr)
         elif node.attr in self.index.attribute_names():
             self.reach.unknown.add(f"{_short(where.module)}: {ast.unparse(node)}")
-
-    def _enum_member(self, node: ast.expr, where: Context) -> bool:
-        """Whether `node` is `Class.MEMBER` of an enumeration of the package."""
-        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
-            return False
-        resolved = self.index.resolve(where.module, node.value.id)
-        return resolved is not None and resolved[1] is not None and self._is_enum(*resolved)
-
-    def _is_enum(self, module: str, name: str) -> bool:
-        """Whether the class `name` of `module` is an enumeration."""
-        cls = self.index.class_node(module, name)
-        return cls is not None and any(
-            isinstance(base, ast.Attribute | ast.Name)
-            and ast.unparse(base).rsplit(".", 1)[-1] in ("Enum", "StrEnum", "IntEnum")
-            for base in cls.bases
-        )
 
     def locals(self, name: str, where: Context) -> None:
         """Count the statements of the enclosing function that give the local `name`."""
