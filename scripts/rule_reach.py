@@ -127,7 +127,6 @@ GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.keywords:_FLAGS",
     "campaign_rules._rules.scope:Scope",
     "campaign_rules._rules.scope:reads_in",
-    "campaign_rules._rules.scope:POSSIBLE_FACTS",
     "campaign_rules._rules.scope:FACTS_INDEXES",
     "campaign_rules._rules.scope:FACT_TESTS",
     "campaign_rules._rules.scope:facts_of",
@@ -143,18 +142,17 @@ GATE: tuple[str, ...] = ("campaign_rules._rules.scope:_NEEDS",)
 SCOPE = "campaign_rules._rules.scope"
 WHOLE_SUBJECT = "_ALL"
 # What the plan reads of the `Document` to find the values of a row's pointers, by the parent
-# of a pointer (`_rules.plan.PARENTS`): the objects in force are the document's, read when it
-# is made, so their constructors decide which values a row judges (a cycles block not enabled
-# has no `/cycles/mode`; a window too large to read, or of a schedule not in force, has no
-# `startTime`). The payload's members are `Payload.root`, which the object reading reads of
-# the payload alone (none when it is too large to read): the kind it is read against decides
-# the shape rules' facts, never which members there are, so nothing of the `Document` counts.
+# of a pointer (`_rules.plan.PARENTS`). The windows are the document's, read when it is made,
+# so their constructors decide which values a row judges (a window too large to read, or of a
+# schedule not in force, has no `startTime`). The payload's members are `Payload.root`, and
+# the `cycles` block's `Payload.object_at("cycles")`, which the object reading reads of the
+# payload alone (none when it is too large to read): the kind it is read against decides the
+# shape rules' facts, never which members there are, so nothing of the `Document` counts; a
+# row on the block runs only where its scope's gate says the block is enabled, and that gate
+# is counted with the row.
 PARENT_READS: dict[str, tuple[str, ...]] = {
     "": ("campaign_rules._core.object_reading:Payload.root",),
-    "/cycles": (
-        "campaign_rules._campaign.document:Document.cycles",
-        "campaign_rules._campaign.cycles_state:CyclesState.block",
-    ),
+    "/cycles": ("campaign_rules._core.object_reading:Payload.object_at",),
     "/scheduling/*": (
         "campaign_rules._campaign.document:Document.scheduling_windows",
         "campaign_rules._campaign.sites:Window.members",
@@ -173,7 +171,9 @@ PARENT_READS: dict[str, tuple[str, ...]] = {
 # Issue 38: "numbers come from `_core.limits`": a row names its bound there, and the
 # definition there that the row's own arguments name is the row's datum. Its lines are
 # counted; the module is not counted apart from the row's when nothing else is read in it.
-# The same holds of the wire values of `_core.enums` a row names (the mode of a scope).
+# The same holds of the wire values of `_core.enums` a row names, and of what a row's gate
+# reads there: the facts its scope tests are declared in `_core.limits` (`CYCLES_ENABLED`, and
+# `COOLDOWN_MODE` with the mode's wire value).
 DATA_MODULES = ("campaign_rules._core.limits", "campaign_rules._core.enums")
 # The arguments of `_row(id, key, source, summary, pointers, constraint, says, scope,
 # defers_to)` that decide a verdict (the summary and the message say it, and decide nothing).
@@ -488,6 +488,7 @@ class Index:
             if scope is not None:
                 walk.follow(scope, Context(TABLE))
         if scope is not None and not (isinstance(scope, ast.Name) and scope.id == WHOLE_SUBJECT):
+            before = {module: set(walk.reach.lines.get(module, set())) for module in DATA_MODULES}
             for entry in GATE:
                 walk.entry(entry)
             from campaign_rules._rules.scope import gate_tests
@@ -495,6 +496,11 @@ class Index:
             needed, excluded = gate_tests(_table_rule(rule_id).scope)
             for test in (*needed, *excluded):
                 walk.entry(f"{SCOPE}:{test.__name__}")
+            # What a row's gate reads first of `DATA_MODULES` is the row's data too: the facts
+            # it tests are declared there (`_core.limits.CYCLES_ENABLED`).
+            for module in DATA_MODULES if is_row else ():
+                added = walk.reach.lines.get(module, set()) - before[module]
+                walk.data_lines.setdefault(module, set()).update(added)
         for entry in declared:
             walk.entry(entry)
         for module in DATA_MODULES:

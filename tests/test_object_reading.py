@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import collections
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
-from campaign_rules._core.object_reading import ObjectKind, Payload, Site
+from campaign_rules._core.object_reading import MemberIs, ObjectKind, Payload, Site
 
 KIND = ObjectKind({"label": ("string",), "count": ("integer",)}, required=("label",))
+# A shape that declares no member: every member is read, none is checked.
+OPEN = ObjectKind({})
 
 
 class Text(str):
@@ -72,3 +75,82 @@ def test_the_document_is_a_payload_of_the_campaigns_shape() -> None:
 @given(st.dictionaries(st.text(max_size=8), st.integers() | st.text(max_size=4), max_size=8))
 def test_the_root_holds_every_string_named_member_as_given(raw: dict[str, object]) -> None:
     assert Payload(raw, KIND).root == raw
+
+
+class Flag(int):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("root", "holds"),
+    [
+        ({"block": {"on": True}}, True),
+        ({"block": {"on": True, "other": 1}, "name": "x"}, True),
+        ({"block": collections.UserDict({"on": True})}, False),  # no JSON object
+        ({"block": {"on": False}}, False),
+        ({"block": {"on": 1}}, False),  # an integer is no boolean, though `1 == True`
+        ({"block": {"on": Flag(1)}}, False),
+        ({"block": {"on": "true"}}, False),
+        ({"block": {"on": None}}, False),
+        ({"block": {}}, False),  # absent
+        ({"block": [True]}, False),
+        ({"block": None}, False),
+        ({"on": True}, False),  # at the wrong depth
+        ({}, False),
+        ({"block": {f"m{index}": 0 for index in range(OBJECT_MAX_MEMBERS)} | {"on": True}}, False),
+    ],
+)
+def test_a_member_is_a_boolean_only_when_present_of_its_type_and_equal(
+    root: dict[str, object], holds: bool
+) -> None:
+    fact = MemberIs("/block/on", True)
+    assert fact.holds(Payload(root, OPEN)) is holds
+
+
+@pytest.mark.parametrize(
+    ("value", "holds"),
+    [
+        ("cooldown", True),
+        ("scheduled", False),
+        ("Cooldown", False),
+        (Text("cooldown"), False),
+        ("", False),
+    ],
+)
+def test_a_member_is_a_string_only_as_a_plain_equal_str(value: object, holds: bool) -> None:
+    fact = MemberIs("/mode", "cooldown")
+    assert fact.holds(Payload({"mode": value}, OPEN)) is holds
+    assert fact.holds_in({"mode": value}) is holds
+
+
+@pytest.mark.parametrize("pointer", ["", "cycles/enabled", "/", "/cycles/", "/a~1b", "/items/*"])
+def test_a_member_fact_takes_a_pointer_of_plain_names_only(pointer: str) -> None:
+    with pytest.raises(ValueError, match="not a pointer to a member"):
+        MemberIs(pointer, True)
+
+
+@given(st.dictionaries(st.text(max_size=3), st.none() | st.booleans() | st.integers() | st.text()))
+def test_a_member_fact_reads_and_leaves_the_payload_as_given(block: dict[str, object]) -> None:
+    root: dict[str, object] = {"block": block}
+    before = repr(root)
+    fact = MemberIs("/block/on", True)
+    assert fact.holds(Payload(root, OPEN)) is (block.get("on") is True)
+    assert repr(root) == before
+
+
+def test_a_deeper_member_is_read_through_each_object() -> None:
+    fact = MemberIs("/a/b/c", "x")
+    assert fact.holds(Payload({"a": {"b": {"c": "x"}}}, OPEN))
+    assert not fact.holds(Payload({"a": {"b": ["x"]}}, OPEN))
+    assert not fact.holds(Payload({"a": {"c": "x"}}, OPEN))
+
+
+def test_an_object_member_is_read_once_and_as_the_reader_reads_it() -> None:
+    block = {"on": True}
+    payload = Payload({"block": block, "list": [1], "": {"x": 1}}, OPEN)
+    assert payload.object_at("block") is block
+    assert payload.object_at("block") is block
+    assert payload.object_at("list") is None
+    assert payload.object_at("missing") is None
+    assert payload.object_at("") == {"x": 1}  # the empty name is a name like any other
+    assert Payload({"block": {1: "x", "on": True}}, OPEN).object_at("block") == {"on": True}

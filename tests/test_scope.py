@@ -8,7 +8,10 @@ refused when the table is made; the rows of every other table read their whole s
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from campaign_rules import strategies as cs
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.violations import Finding
@@ -16,12 +19,13 @@ from campaign_rules._rules import scope, table, validation
 from campaign_rules._rules.scope import (
     FACT_TESTS,
     FACTS_INDEXES,
-    POSSIBLE_FACTS,
     Scope,
     facts_of,
     reads_in,
 )
 from campaign_rules._rules.table import CREATE_RULES, LOOKUP_RULES, Rule
+from tests import strategies_support as parts
+from tests.property import strategies as s
 from tests.support import DROP, FakeDirectory, payload
 
 WINDOW = {"startTime": "09:00", "stopTime": "17:00", "active": True}
@@ -33,7 +37,7 @@ def _nothing(subject: object, findings: list[Finding]) -> None:
 
 def test_every_scope_is_read_for_some_body() -> None:
     for each in Scope:
-        assert any(reads_in(each, facts) for facts in POSSIBLE_FACTS), each
+        assert any(reads_in(each, facts) for facts in range(FACTS_INDEXES)), each
 
 
 def test_every_rule_of_a_body_s_table_runs_for_some_body() -> None:
@@ -41,7 +45,7 @@ def test_every_rule_of_a_body_s_table_runs_for_some_body() -> None:
         (CREATE_RULES, validation._CREATE_RULES_BY_FACTS),
         (LOOKUP_RULES, validation._LOOKUP_RULES_BY_FACTS),
     ):
-        ran = {rule.id for facts in POSSIBLE_FACTS for rule in derived[facts]}
+        ran = {rule.id for facts in range(FACTS_INDEXES) for rule in derived[facts]}
         assert ran == {rule.id for rule in rules}
 
 
@@ -63,8 +67,8 @@ def test_a_rule_that_could_run_for_no_body_is_refused() -> None:
     rule = Rule("cycles.x", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", _nothing)
     rule.scope = Scope.WINDOWS
     needs = scope._NEEDS[Scope.WINDOWS]
-    # A scope needing the cooldown mode of a block that is not enabled: no body has it.
-    scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._CYCLES_ENABLED)
+    # A scope that needs the cooldown mode and excludes it: no body has it.
+    scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._COOLDOWN_MODE)
     try:
         with pytest.raises(ValueError, match=r"cycles\.x reads"):
             table._check_scopes((rule,))  # type: ignore[arg-type]
@@ -127,6 +131,7 @@ def test_a_directory_is_the_look_ups_fact() -> None:
         payload("phone_call", cycles={"enabled": True, "mode": "cooldown", "max_iterations": 2}),
         payload("phone_call", cycles={"enabled": True, "mode": "scheduled", "max_iterations": 2}),
         payload("phone_call", cycles={"enabled": False}, scheduling=DROP),
+        payload("phone_call", cycles={"enabled": False, "mode": "cooldown"}),
         payload("phone_call", colour="red"),
         payload("phone_call", scheduling={"mon": WINDOW}),
         [],
@@ -136,10 +141,16 @@ def test_a_directory_is_the_look_ups_fact() -> None:
 def test_the_facts_are_the_answers_of_their_tests(body: object, directory: object) -> None:
     # `facts_of` calls each fact's test by name; `FACT_TESTS`, which the rule-reach script and
     # the gates read, must name the same test for each fact.
+    # It asks the mode of an enabled block only, which every scope reads the same way.
     doc = Document(body, directory)  # type: ignore[arg-type]
     told = sum(bit for bit, test in FACT_TESTS.items() if test(doc))
-    assert facts_of(doc) == told
-    assert told in POSSIBLE_FACTS
+    if scope.cycles_enabled(doc):
+        assert facts_of(doc) == told
+    else:
+        assert facts_of(doc) == told & ~scope._COOLDOWN_MODE
+    assert [reads_in(each, facts_of(doc)) for each in Scope] == [
+        reads_in(each, told) for each in Scope
+    ]
     assert sorted(FACT_TESTS) == [1 << shift for shift in range(FACTS_INDEXES.bit_length() - 1)]
 
 
@@ -154,3 +165,57 @@ def test_a_rule_of_any_table_shows_its_scope_as_a_gate() -> None:
         else:
             assert [gate.says for gate in scope_gates] == [rule.scope.value], rule.id
     assert all(rule.gates for rule in LOOKUP_RULES)
+
+
+@given(st.one_of(cs.create_payloads(), s.hostile_payloads, s.spliced_payloads(), parts.json_like))
+def test_the_cycles_facts_and_the_cycles_state_read_one_declaration(wire: object) -> None:
+    # `_core.limits` declares the two facts once: the scopes read them of the payload, the
+    # cycles state of the block, and the two agree on any body.
+    doc = Document(wire)
+    assert scope.cycles_enabled(doc) is (doc.cycles.block is not None)
+    assert (scope.cycles_enabled(doc) and scope.cooldown_mode(doc)) is doc.cycles.in_cooldown_mode
+
+
+@pytest.mark.parametrize(
+    ("cycles", "enabled", "cooldown"),
+    [
+        ({"enabled": True, "mode": "cooldown"}, True, True),
+        ({"enabled": True, "mode": "scheduled"}, True, False),
+        ({"enabled": True}, True, False),
+        ({"enabled": False, "mode": "cooldown"}, False, True),
+        ({"enabled": 1, "mode": "cooldown"}, False, True),
+        ({"mode": "cooldown"}, False, True),
+        ({"enabled": "true", "mode": "COOLDOWN"}, False, False),
+        ([{"enabled": True, "mode": "cooldown"}], False, False),
+    ],
+)
+def test_each_cycles_fact_is_its_member_s_value(
+    cycles: object, enabled: bool, cooldown: bool
+) -> None:
+    doc = Document(payload("phone_call", cycles=cycles))
+    assert scope.cycles_enabled(doc) is enabled
+    assert scope.cooldown_mode(doc) is cooldown
+    # The scopes of the cooldown mode need both facts.
+    assert reads_in(Scope.COOLDOWN_CYCLES, facts_of(doc)) is (enabled and cooldown)
+
+
+def test_a_row_on_the_cycles_block_in_a_scope_without_an_enabled_block_is_refused() -> None:
+    row = table._row(
+        "cycles.x",
+        ErrorKey.INVALID_REQUEST,
+        "a test",
+        "A test rule.",
+        ("/cycles/mode",),
+        {"minLength": 1},
+        "must not be empty",
+    )
+    with pytest.raises(ValueError, match=r"cycles\.x reads the cycles block"):
+        table._plan_rows((row,))
+    row.scope = Scope.SCHEDULED_CYCLES
+    table._plan_rows((row,))
+    findings: list[Finding] = []
+    row.check(Document(payload("phone_call", cycles={"enabled": True, "mode": ""})), findings)
+    assert [finding.field for finding in findings] == ["cycles.mode"]
+    findings.clear()
+    row.check(Document(payload("phone_call", cycles={"enabled": False, "mode": ""})), findings)
+    assert findings == []

@@ -215,7 +215,15 @@ def _code_section(rule: table.Rule[Any]) -> list[str]:
     lines = [
         "## The code",
         "",
-        "Every function and class of the package its check calls, in the order they are met"
+        "Every function and class of the package its check calls"
+        + (
+            ", and each fact its gate tests that is declared as data (a `MemberIs` of the "
+            "object reading, on the reader's page: the payload's member at a pointer is a "
+            "given JSON value)"
+            if any(not piece.source.startswith(("def ", "class ", "@")) for piece in pieces)
+            else ""
+        )
+        + ", in the order they are met"
         + (
             "; it reads the body through the reader's "
             + ", ".join(f"[`{name}`](reader.md#{slugify(name)})" for name in readers)

@@ -11,14 +11,21 @@ import datetime
 from typing import Final
 
 from campaign_rules._core.compiled import mypyc_attr
-from campaign_rules._core.enums import CyclesMode
 from campaign_rules._core.formats import parse_date
-from campaign_rules._core.json import array_length, as_string, read_list, read_object
-from campaign_rules._core.limits import FILTER_LIST_MAX_ITEMS, FILTER_LISTS
+from campaign_rules._core.json import array_length, as_string, read_list
+from campaign_rules._core.limits import (
+    COOLDOWN_MODE,
+    CYCLES_ENABLED,
+    FILTER_LIST_MAX_ITEMS,
+    FILTER_LISTS,
+)
+from campaign_rules._core.object_reading import MemberIs
 
 __all__ = ["CYCLE_DATES", "CyclesState"]
 
-_COOLDOWN: Final[str] = CyclesMode.COOLDOWN.value
+# The two facts of the block, as `_core.limits` declares them: members of the block itself.
+_ENABLED: Final = MemberIs(*CYCLES_ENABLED)
+_IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
 # spec 2.4: the two dates of the cycles schedule (a tuple of any length, as `FILTER_LISTS`).
 CYCLE_DATES: Final[tuple[str, ...]] = ("schedule_start_date", "schedule_end_date")
 # What a payload without an enabled cycles block has of filter lists and dates: shared, and
@@ -33,11 +40,13 @@ _NO_CYCLE_DATES: Final[dict[str, datetime.date | None]] = {}
 class CyclesState:
     """The facts of a payload's `cycles` member that the cycles rules read.
 
+    Made of `cycles`, that member read as an object (`Payload.object_at`), or `None`.
+
     Attributes, all read when the state is made:
-    `block`: the cycles block when it is an object whose `enabled` is `true` (spec 2.4 rule 2),
-    else `None`;
+    `block`: the cycles block when it is an object that is enabled (`CYCLES_ENABLED`), else
+    `None`;
     `mode`: the `mode` of an enabled block when it is a string, known or not;
-    `in_cooldown_mode`: whether that mode is `CyclesMode.COOLDOWN`;
+    `in_cooldown_mode`: whether an enabled block is in cooldown mode (`COOLDOWN_MODE`);
     `schedule`: the raw `cycles.schedule` of an enabled block outside cooldown mode (in
     cooldown mode the schedule is not in force: `cycles.cooldown_mode_has_no_schedule`, a row
     of the table, refuses it);
@@ -47,15 +56,11 @@ class CyclesState:
     name, each parsed (`None` when it is not a calendar date, D-cycle-dates).
     """
 
-    def __init__(self, raw: object) -> None:
-        cycles = read_object(raw)
-        block = cycles if cycles is not None and cycles.get("enabled") is True else None
+    def __init__(self, cycles: dict[str, object] | None) -> None:
+        block = cycles if cycles is not None and _ENABLED.holds_in(cycles) else None
         self.block: dict[str, object] | None = block
-        mode = as_string(block.get("mode")) if block is not None else None
-        self.mode: str | None = mode
-        # Compared once, with a plain `str`, rather than with the enum member (a generic
-        # comparison) by a property on each of its reads.
-        self.in_cooldown_mode: bool = mode is not None and mode == _COOLDOWN
+        self.mode: str | None = as_string(block.get("mode")) if block is not None else None
+        self.in_cooldown_mode: bool = block is not None and _IN_COOLDOWN_MODE.holds_in(block)
         self.schedule: object = (
             block.get("schedule") if block is not None and not self.in_cooldown_mode else None
         )

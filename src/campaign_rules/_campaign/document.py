@@ -104,7 +104,7 @@ class Document(Payload):
             else None
         )
         raw_cycles = members.get("cycles")
-        self.cycles = CyclesState(raw_cycles)
+        self.cycles = CyclesState(self.object_at("cycles"))
 
         # Made with the root in it rather than empty: a list of one grows to room for eight at
         # its first append, an empty one to four then eight (one allocation fewer).

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from campaign_rules._core.enums import ContactStatus, IntegrationType
+from campaign_rules._core.enums import ContactStatus, CyclesMode, IntegrationType
 
 __all__ = [
     "AUTHORIZATION_MAX_LENGTH",
@@ -23,6 +23,8 @@ __all__ = [
     "CLOCK_NS",
     "CONTACT_STATUSES",
     "COOLDOWN_MINUTES",
+    "COOLDOWN_MODE",
+    "CYCLES_ENABLED",
     "DATE_TIME_FRACTION_MAX_DIGITS",
     "DATE_TIME_MAX_LENGTH",
     "DEFAULT_MESSAGE_LIMIT",
@@ -144,6 +146,14 @@ FIELDS_OF_OTHER_CHANNELS: Final[dict[IntegrationType, tuple[str, ...]]] = {
 
 # spec 2.3: the keys of a Schedule object, in week order.
 WEEKDAYS: Final = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+# The facts of the cycles block its scopes name (`_rules.scope`), each a member of the payload
+# (an RFC 6901 pointer) and the JSON value it holds when the fact holds (`MemberIs` of
+# `_core.object_reading`): spec 2.4 rule 2, a block is enabled when its `enabled` is `true`
+# (`false` or omitted, it is ignored); spec 2.4 rule 3, a block in `cooldown` mode has no
+# schedule in force.
+CYCLES_ENABLED: Final = ("/cycles/enabled", True)
+COOLDOWN_MODE: Final = ("/cycles/mode", CyclesMode.COOLDOWN.value)
 
 # spec 2.4 rule 3: the cycles fields that only `scheduled` mode takes.
 SCHEDULE_ONLY_CYCLES_FIELDS: Final = ("schedule", "schedule_start_date", "schedule_end_date")

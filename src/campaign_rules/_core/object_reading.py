@@ -6,7 +6,8 @@ Schema's `properties`, `type`, `required` and `additionalProperties`. A `Site` i
 the payload read against its kind: its members read once, as the reader reads an object
 (`_core.json.read_object`), with what the shape rules (`_rules.shape`) would each walk them for.
 A `Payload` is a body whose root is such a site: the creation rules' `Document` is one, and a
-rule on a member of the payload reads it in `Payload.root`.
+rule on a member of the payload reads it in `Payload.root`. A `MemberIs` is a fact of a payload
+declared as data: its member at a pointer is a given JSON value.
 
 Generic: nothing here names a member of the campaign. The campaign's shapes are
 `_campaign.shape`'s, and its objects in force `_campaign.sites`'.
@@ -14,13 +15,14 @@ Generic: nothing here names a member of the campaign. The campaign's shapes are
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import Any, Final
 
 from campaign_rules._core.compiled import mypyc_attr
 from campaign_rules._core.json import PLAIN_CLASSES, read_object
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
 
-__all__ = ["MemberSpec", "MemberTypes", "ObjectKind", "Payload", "Site"]
+__all__ = ["MemberIs", "MemberSpec", "MemberTypes", "ObjectKind", "Payload", "Site"]
 
 # A member name, mapped to the JSON types it may hold.
 MemberTypes = dict[str, tuple[str, ...]]
@@ -160,12 +162,17 @@ class Site:
         return True
 
 
+# What `Payload.object_at` has kept before it has read any object: no name is it.
+_NOTHING_KEPT: Final = object()
+
+
 class Payload:
     """A body as the rules read it: `payload` as given, its root site, and the root's members.
 
     `root_site` is the payload read against `kind` (a `Site` with no path); `root` its members
     (`Site.members`), `{}` when the payload is no object or one too large to read
-    (D-hostile-input). A rule on a member of the payload reads it in `root`.
+    (D-hostile-input). A rule on a member of the payload reads it in `root`, and on a member of
+    an object member of the payload in `object_at(name)`.
     """
 
     def __init__(self, payload: object, kind: ObjectKind) -> None:
@@ -173,3 +180,64 @@ class Payload:
         root_site = Site(None, payload, kind)
         self.root_site = root_site
         self.root: dict[str, object] = root_site.members if root_site.members is not None else {}
+        self._kept_name: object = _NOTHING_KEPT
+        self._kept: dict[str, object] | None = None
+
+    def object_at(self, name: str) -> dict[str, object] | None:
+        """The payload's member `name` read as the reader reads an object (`read_object`).
+
+        `None` when it is absent, no object, or one too large to read. The object last read is
+        kept for the next ask of the same name: the facts and the rows on the cycles block ask
+        for it several times a payload, and reading it checks every member name.
+        """
+        # The same name is the same object: the library's names are interned constants (another
+        # object of the same text is read again, which gives the same object).
+        if name is not self._kept_name:
+            self._kept = read_object(self.root.get(name))
+            self._kept_name = name
+        return self._kept
+
+
+class MemberIs:
+    """A fact of a payload: its member at `pointer` is the JSON value `value`.
+
+    JSON Schema's `const` on a member that must be present. The member is reached from the
+    payload's members through objects (`Payload.object_at`, then each read as the reader reads
+    one, `_core.json.read_object`), and the fact holds when it is of `value`'s JSON type, as a plain
+    value (a boolean is no integer, a `str` subclass no string), and equal to it. An absent
+    member, or a step that is no readable object, does not hold. `pointer` is RFC 6901, of plain
+    member names (no `~` escape, no `*`).
+    """
+
+    __slots__ = ("name", "object_name", "path", "pointer", "value")
+
+    def __init__(self, pointer: str, value: bool | str) -> None:
+        steps = pointer.split("/")
+        if steps[0] or len(steps) < 2 or not all(steps[1:]) or "~" in pointer or "*" in steps:
+            raise ValueError(f"{pointer!r} is not a pointer to a member of plain names")
+        self.pointer = pointer
+        # Interned, as the names the library spells in its code are: a member of that name,
+        # when it is the same object, is found by identity.
+        path = tuple(sys.intern(step) for step in steps[1:-1])
+        # The payload's member whose object holds the member (`None`: the payload holds it),
+        # then the members of objects below that one, in order.
+        self.object_name: str | None = path[0] if path else None
+        self.path: tuple[str, ...] = path[1:]
+        self.name = sys.intern(steps[-1])
+        self.value = value
+
+    def holds(self, payload: Payload) -> bool:
+        """Whether the fact holds of `payload`."""
+        object_name = self.object_name
+        members = payload.root if object_name is None else payload.object_at(object_name)
+        for step in self.path:
+            if members is None:
+                return False
+            members = read_object(members.get(step))
+        return members is not None and self.holds_in(members)
+
+    def holds_in(self, members: dict[str, object]) -> bool:
+        """Whether the fact holds of the member's object, whose members are `members`."""
+        value = members.get(self.name)
+        expected = self.value
+        return value is expected or (type(value) is type(expected) and value == expected)

@@ -5,7 +5,8 @@ calls, and what they call, down to the reader (`_rules.reader`), whose functions
 linked to its page rather than shown again. For a row: the keyword checks of its constraint
 and of the rows it defers to (`_rules.keywords`), then what they call, the same way. Then, for
 a rule whose scope is not its whole subject, the tests of the facts its scope reads
-(`_rules.scope.gate_tests`), which decide whether it runs. The
+(`_rules.scope.gate_tests`), which decide whether it runs, and the facts they test that are
+declared as data (a `MemberIs` and what it is made of, such as `_core.limits.CYCLES_ENABLED`). The
 generic runner and plan (`_rules.runner`, `_rules.plan`) are shown once, on the reader's page,
 not on every rule's. Read from the source files, so that the compiled build, whose functions
 have no source, shows the same.
@@ -18,6 +19,7 @@ import importlib
 from pathlib import Path
 from typing import Any, Final
 
+from campaign_rules._core.object_reading import MemberIs
 from campaign_rules._rules import reader
 from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
 from campaign_rules._rules.scope import gate_tests
@@ -60,7 +62,75 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
     needed, excluded = gate_tests(rule.scope)
     for test in (*needed, *excluded):
         _add(test.__module__, test.__name__, pieces, readers, seen)
+        _add_facts(test.__module__, test.__name__, pieces, readers, seen)
     return pieces, readers
+
+
+def _add_facts(
+    module: str, name: str, pieces: list[Piece], readers: list[str], seen: set[tuple[str, str]]
+) -> None:
+    """Add the declared facts (`MemberIs`) the function `name` of `module` reads."""
+    found = _definition(module, name)
+    if found is None:
+        return
+    namespace = vars(importlib.import_module(module))
+    for read in _read_names(found[1]):
+        if isinstance(namespace.get(read), MemberIs):
+            _add_declaration(module, read, pieces, readers, seen)
+
+
+def _add_declaration(
+    module: str, name: str, pieces: list[Piece], readers: list[str], seen: set[tuple[str, str]]
+) -> None:
+    """Add the module-level assignment of `name` in `module`, then the package's names it reads.
+
+    A name imported from another module of the package is added where it is assigned there; a
+    class of the package it reads (an enumeration, for its values), as `_add` adds one.
+    """
+    if (module, name) in seen:
+        return
+    path = _SOURCE.joinpath(*module.split(".")).with_suffix(".py")
+    text = path.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and (node.module or "").startswith(_PACKAGE)
+            and any((alias.asname or alias.name) == name for alias in node.names)
+        ):
+            _add_declaration(node.module or "", name, pieces, readers, seen)
+            return
+        if isinstance(node, ast.Assign | ast.AnnAssign) and name in _assigned_names(node):
+            segment = ast.get_source_segment(text, node)
+            if segment is None:
+                return
+            seen.add((module, name))
+            pieces.append(Piece(module, name, str(path.relative_to(_SOURCE.parent)), segment))
+            namespace = vars(importlib.import_module(module))
+            for read in _read_names(segment):
+                target = namespace.get(read)
+                if read == name or read not in namespace or target is MemberIs:
+                    continue
+                if isinstance(target, type):
+                    _add(target.__module__, target.__name__, pieces, readers, seen)
+                else:
+                    _add_declaration(module, read, pieces, readers, seen)
+            return
+
+
+def _assigned_names(node: ast.Assign | ast.AnnAssign) -> list[str]:
+    """The plain names an assignment at the top of a module assigns."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return [target.id for target in targets if isinstance(target, ast.Name)]
+
+
+def _read_names(source: str) -> list[str]:
+    """The plain names `source` reads, in order, once each."""
+    names = [
+        node.id
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    ]
+    return list(dict.fromkeys(names))
 
 
 def _keywords_of(rule: Rule[Any]) -> list[Keyword]:

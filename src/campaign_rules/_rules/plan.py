@@ -6,16 +6,18 @@ pointers grouped by the object that holds them, the keyword checks of its constr
 (`_rules.keywords`), and what its gates leave to other rows. Nothing in it decides a verdict
 that the row does not say.
 
-A pointer is read in the objects in force (`objects in force` below: the payload, an enabled
-cycles block, the windows of the schedules in force, as the `Document` read them once), so a
-row reads what every other rule reads. A `*` stands for each item of an array (as the last
-segment) or each window of a schedule (`/scheduling/*/startTime`).
+A pointer is read in the objects of the payload: its members (`Payload.root`), the `cycles`
+member's, and the windows of the schedules in force (as the `Document` read them once). A `*`
+stands for each item of an array (as the last segment) or each window of a schedule
+(`/scheduling/*/startTime`). A row on the cycles block's members is of a scope that needs an
+enabled block (`_rules.table` checks it): the runner calls it on such a payload only, and its
+`check` tests its scope's gate first, for a caller that holds a callable.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from campaign_rules._campaign.document import Document
@@ -34,7 +36,7 @@ from campaign_rules._rules.row_calls import RowJudge, RunSkip
 
 __all__ = ["PARENTS", "MemberRun", "RowCheck", "split_pointer"]
 
-# The objects in force a pointer's parent can be, by the pointer of their parent.
+# The objects a pointer's parent can be, by the pointer of their parent.
 _ROOT: Final = 0
 _CYCLES: Final = 1
 _SCHEDULING_WINDOWS: Final = 2
@@ -52,6 +54,10 @@ _PARENT_PATHS: Final[dict[int, tuple[str | None, ...]]] = {
     _SCHEDULING_WINDOWS: WINDOW_PATHS["scheduling"],
     _CYCLES_SCHEDULE_WINDOWS: WINDOW_PATHS["cycles.schedule"],
 }
+# The payload's member whose object is `_CYCLES`.
+_CYCLES_NAME: Final = "cycles"
+# A row's gate: the tests of the facts its scope needs, then of those it excludes.
+GateTests = tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]
 
 
 def split_pointer(pointer: str) -> tuple[str, str, bool]:
@@ -197,18 +203,22 @@ class _Group:
 class RowCheck(RowJudge[Document]):
     """The check of one row, made of its pointers, its constraint and its deferrals.
 
-    `deferred` gives, for each row the row defers to, its pointers and constraint. Called by
-    the runner (`judge`): it reports each value its constraint refuses, at its path, in the
-    order of the row's pointers, object by object.
+    `deferred` gives, for each row the row defers to, its pointers and constraint; `gate`, the
+    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`). Called by the
+    runner (`judge`), on a subject its scope chose: it reports each value its constraint
+    refuses, at its path, in the order of the row's pointers, object by object. `check` tests
+    the gate first: the rule's `check`, for a caller that holds a callable.
     """
 
     __slots__ = (
+        "_excluded",
         "_found",
         "_found_one",
         "_groups",
         "_keyword",
         "_left_if",
         "_name",
+        "_needed",
         "_one",
         "_says",
         "member_parent",
@@ -220,7 +230,10 @@ class RowCheck(RowJudge[Document]):
         constraint: Mapping[str, object],
         says: str,
         deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...],
+        gate: GateTests = ((), ()),
     ) -> None:
+        self._needed = gate[0]
+        self._excluded = gate[1]
         keyword = constraint_check(constraint)
         groups: list[_Group] = []
         places: list[tuple[str | None, str]] = []
@@ -258,29 +271,33 @@ class RowCheck(RowJudge[Document]):
         self._left_if = one.left_if
         self._found_one = self._found.at(None, one.name)
 
-    def judge(self, doc: Document, findings: list[Finding]) -> None:
-        """`check_member` for a row on one member, else `check`: what the runner calls.
+    def check(self, doc: Document, findings: list[Finding]) -> None:
+        """`judge`, when `doc` has the facts the row's scope needs and none it excludes."""
+        if all(test(doc) for test in self._needed) and not any(
+            test(doc) for test in self._excluded
+        ):
+            self.judge(doc, findings)
 
-        The rule's `check` too, for a caller that holds a callable.
-        """
+    def judge(self, doc: Document, findings: list[Finding]) -> None:
+        """`check_member` for a row on one member, else `judge_pointers`: what the runner calls."""
         if self._one:
             self.check_member(doc, findings)
         else:
-            self.check(doc, findings)
+            self.judge_pointers(doc, findings)
 
     def check_member(self, doc: Document, findings: list[Finding]) -> None:
-        """`check`, for a row on one member of the payload whose `null` passes."""
+        """`judge_pointers`, for a row on one member of the payload whose `null` passes."""
         if _member_refused(self._keyword, self._left_if, doc.root.get(self._name)):
             findings.append(self._found_one)
 
-    def check(self, doc: Document, findings: list[Finding]) -> None:
+    def judge_pointers(self, doc: Document, findings: list[Finding]) -> None:
         """Report each value of `doc` at the row's pointers that its constraint refuses."""
         for group in self._groups:
             parent = group.parent
             if parent == _ROOT:
                 self._judge(None, doc.root, group.targets, findings)
             elif parent == _CYCLES:
-                block = doc.cycles.block
+                block = doc.object_at(_CYCLES_NAME)
                 if block is not None:
                     self._judge("cycles", block, group.targets, findings)
             else:
@@ -395,8 +412,8 @@ class MemberRun(RunSkip[Document]):
 
     def clean_rows(self, doc: Document) -> int:
         """How many of the run's first rows find nothing in `doc`."""
-        members = doc.root if self._parent == _ROOT else doc.cycles.block
-        if members is None:  # no enabled cycles block: its rows find nothing
+        members = doc.root if self._parent == _ROOT else doc.object_at(_CYCLES_NAME)
+        if members is None:  # no cycles object: its rows find nothing
             return len(self._checks)
         index = 0
         for check in self._checks:

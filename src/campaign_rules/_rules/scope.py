@@ -16,11 +16,12 @@ from collections.abc import Callable
 from typing import Final
 
 from campaign_rules._campaign.document import Document
+from campaign_rules._core.limits import COOLDOWN_MODE, CYCLES_ENABLED
+from campaign_rules._core.object_reading import MemberIs, Payload
 
 __all__ = [
     "FACTS_INDEXES",
     "FACT_TESTS",
-    "POSSIBLE_FACTS",
     "Scope",
     "cooldown_mode",
     "cycles_enabled",
@@ -38,7 +39,8 @@ _CYCLES_ENABLED: Final = 2
 _COOLDOWN_MODE: Final = 4
 _WINDOWS: Final = 8
 _DIRECTORY: Final = 16
-# Every set of the five facts, as the index of a list.
+# Every set of the five facts, as the index of a list: a body can have any (a block that is not
+# enabled may be in cooldown mode; the scopes of that mode need both facts).
 FACTS_INDEXES: Final = 32
 
 
@@ -64,12 +66,6 @@ _NEEDS: Final[dict[Scope, tuple[int, int]]] = {
     Scope.WINDOWS: (_WINDOWS, 0),
     Scope.DIRECTORY: (_DIRECTORY, 0),
 }
-# Every set of facts a body can have: a block is in cooldown mode only when it is enabled.
-POSSIBLE_FACTS: Final[tuple[int, ...]] = tuple(
-    facts
-    for facts in range(FACTS_INDEXES)
-    if not (facts & _COOLDOWN_MODE and not facts & _CYCLES_ENABLED)
-)
 
 
 def reads_in(scope: Scope, facts: int) -> bool:
@@ -79,7 +75,10 @@ def reads_in(scope: Scope, facts: int) -> bool:
 
 
 # Each fact, told by a function of its own: a scope's gate is the facts it names in `_NEEDS`,
-# and reads nothing of the document that those functions do not.
+# and reads nothing of the document that those functions do not. The facts of the cycles
+# block are data, declared in `_core.limits`.
+_ENABLED: Final = MemberIs(*CYCLES_ENABLED)
+_IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
 
 
 def sites_not_clean(doc: Document) -> bool:
@@ -87,15 +86,17 @@ def sites_not_clean(doc: Document) -> bool:
     return not doc.sites_clean
 
 
-def cycles_enabled(doc: Document) -> bool:
-    """Whether an enabled cycles block is in force (spec 2.4 rule 2: `enabled` is `true`)."""
-    return doc.cycles.block is not None
+def cycles_enabled(body: Payload) -> bool:
+    """Whether the payload's cycles block is enabled (`CYCLES_ENABLED`)."""
+    return _ENABLED.holds(body)
 
 
-def cooldown_mode(doc: Document) -> bool:
-    """Whether an enabled cycles block is in cooldown mode (spec 2.4 rule 3)."""
-    cycles = doc.cycles
-    return cycles.block is not None and cycles.in_cooldown_mode
+def cooldown_mode(body: Payload) -> bool:
+    """Whether the payload's cycles block is in cooldown mode (`COOLDOWN_MODE`).
+
+    Enabled or not: the scopes that need this fact need `cycles_enabled` too.
+    """
+    return _IN_COOLDOWN_MODE.holds(body)
 
 
 def windows_in_force(doc: Document) -> bool:
@@ -119,13 +120,14 @@ FACT_TESTS: Final[dict[int, Callable[[Document], bool]]] = {
 
 
 def facts_of(doc: Document) -> int:
-    """The facts of `doc` that the scopes read, as the bits `POSSIBLE_FACTS` are made of."""
+    """The facts of `doc` that the scopes read, as bits: an index below `FACTS_INDEXES`."""
     # Each test called by name rather than through `FACT_TESTS`: compiled, a direct call.
     facts = _SITES_NOT_CLEAN if sites_not_clean(doc) else 0
+    # The mode asked of an enabled block only: each scope that reads it needs that fact too.
     if cycles_enabled(doc):
         facts |= _CYCLES_ENABLED
-    if cooldown_mode(doc):
-        facts |= _COOLDOWN_MODE
+        if cooldown_mode(doc):
+            facts |= _COOLDOWN_MODE
     if windows_in_force(doc):
         facts |= _WINDOWS
     if directory_given(doc):

@@ -59,9 +59,9 @@ from campaign_rules._rules import (
 )
 from campaign_rules._rules._common import with_article
 from campaign_rules._rules.keywords import keyword_checks
-from campaign_rules._rules.plan import MemberRun, RowCheck
+from campaign_rules._rules.plan import MemberRun, RowCheck, split_pointer
 from campaign_rules._rules.row_calls import RowJudge, RunSkip
-from campaign_rules._rules.scope import POSSIBLE_FACTS, Scope, reads_in
+from campaign_rules._rules.scope import FACTS_INDEXES, Scope, cycles_enabled, gate_tests, reads_in
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
 from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState, RateRequest
@@ -375,7 +375,7 @@ def _check_scopes(table: tuple[Rule[Document], ...]) -> None:
     runner reads the scope column only for a body's document.
     """
     for rule in table:
-        if not any(reads_in(rule.scope, facts) for facts in POSSIBLE_FACTS):
+        if not any(reads_in(rule.scope, facts) for facts in range(FACTS_INDEXES)):
             raise ValueError(f"{rule.id} reads {rule.scope.value}, which no body has")
 
 
@@ -398,13 +398,21 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             _end_run(run)
             continue
         deferred = tuple(by_id[name] for name in rule.defers_to)
+        gate = gate_tests(rule.scope)
+        # The plan reads the payload's `cycles` object as it is: a row on its members judges
+        # them only in a scope that needs an enabled block (spec 2.4 rule 2).
+        if any(split_pointer(pointer)[0] == "/cycles" for pointer in rule.pointers) and (
+            cycles_enabled not in gate[0]
+        ):
+            raise ValueError(f"{rule.id} reads the cycles block in a scope it may be disabled in")
         planned = RowCheck(
             rule.pointers,
             rule.constraint,
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
+            gate,
         )
-        rule.check = planned.judge
+        rule.check = planned.check
         rule.row = planned
         rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
         if run and (
