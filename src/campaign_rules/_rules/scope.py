@@ -39,8 +39,7 @@ _CYCLES_ENABLED: Final = 2
 _COOLDOWN_MODE: Final = 4
 _WINDOWS: Final = 8
 _DIRECTORY: Final = 16
-# Every set of the five facts, as the index of a list: a body can have any (a block that is not
-# enabled may be in cooldown mode; the scopes of that mode need both facts).
+# Every set of the five facts, as the index of a list.
 FACTS_INDEXES: Final = 32
 
 
