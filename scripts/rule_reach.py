@@ -127,6 +127,7 @@ GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.keywords:_FLAGS",
     "campaign_rules._rules.scope:Scope",
     "campaign_rules._rules.scope:reads_in",
+    "campaign_rules._rules.scope:POSSIBLE_FACTS",
     "campaign_rules._rules.scope:FACTS_INDEXES",
     "campaign_rules._rules.scope:FACT_TESTS",
     "campaign_rules._rules.scope:facts_of",

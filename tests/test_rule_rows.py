@@ -22,7 +22,7 @@ from campaign_rules._core import limits
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules.keywords import VOCABULARY, ItemsUnique, constraint_check, keyword_checks
-from campaign_rules._rules.scope import FACTS_INDEXES, reads_in
+from campaign_rules._rules.scope import POSSIBLE_FACTS, reads_in
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
 from tests.support import payload
 
@@ -60,8 +60,7 @@ def defers(one: Rule[Any], other: Rule[Any]) -> bool:
 def meet(one: Rule[Any], other: Rule[Any]) -> bool:
     """Whether a body has what both rows read (their scopes, `_rules.scope`)."""
     return any(
-        reads_in(one.scope, facts) and reads_in(other.scope, facts)
-        for facts in range(FACTS_INDEXES)
+        reads_in(one.scope, facts) and reads_in(other.scope, facts) for facts in POSSIBLE_FACTS
     )
 
 

@@ -441,6 +441,21 @@ class TestCooldownModeHasNoSchedule:
             for name in ("schedule", "schedule_start_date", "schedule_end_date")
         ]
 
+    def test_a_mode_given_as_a_string_subclass_is_the_cooldown_mode_it_spells(self) -> None:
+        # The reader reads a `str` subclass as the text it holds: the mode's row accepts it, so
+        # the cooldown mode's scope holds, and the cycles rules agree on the mode.
+        class Mode(str):
+            def __eq__(self, other: object) -> bool:
+                return False
+
+            __hash__ = str.__hash__
+
+        result = validate_create(with_cycles("cooldown", mode=Mode("cooldown"), **SCHEDULE_FIELDS))
+        assert found(result) == [
+            (SCHEDULED_ONLY, f"cycles.{name}", "cycles.cooldown_mode_has_no_schedule")
+            for name in ("schedule", "schedule_start_date", "schedule_end_date")
+        ]
+
     @pytest.mark.parametrize("name", sorted(SCHEDULE_FIELDS))
     @pytest.mark.parametrize("value", ["x", 5, False, 0, "", [], {}, "2026-02-30"], ids=repr)
     def test_any_non_null_value_is_scheduled_mode_only_and_not_type_checked(

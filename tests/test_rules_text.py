@@ -12,7 +12,7 @@ import pytest
 
 from campaign_rules import ErrorKey, validate_create, validate_create_json
 from campaign_rules._core.unicode import has_surrogate
-from campaign_rules._rules.scope import FACTS_INDEXES
+from campaign_rules._rules.scope import POSSIBLE_FACTS
 from campaign_rules._rules.table import CREATE_RULES
 from campaign_rules._rules.text import FREE_TEXT_MEMBERS
 from tests.support import FakeDirectory, payload
@@ -71,7 +71,7 @@ class TestGatedOnAText:
     def test_the_runner_leaves_it_out_for_a_text_only(self) -> None:
         from campaign_rules._rules import validation
 
-        for facts in range(FACTS_INDEXES):
+        for facts in POSSIBLE_FACTS:
             given = [rule.id for rule in validation._CREATE_RULES_BY_FACTS[facts]]
             read = [rule.id for rule in validation._TEXT_CREATE_RULES_BY_FACTS[facts]]
             assert "text.free_text_is_unicode" in given

@@ -19,6 +19,7 @@ from campaign_rules._rules import scope, table, validation
 from campaign_rules._rules.scope import (
     FACT_TESTS,
     FACTS_INDEXES,
+    POSSIBLE_FACTS,
     Scope,
     facts_of,
     reads_in,
@@ -37,7 +38,7 @@ def _nothing(subject: object, findings: list[Finding]) -> None:
 
 def test_every_scope_is_read_for_some_body() -> None:
     for each in Scope:
-        assert any(reads_in(each, facts) for facts in range(FACTS_INDEXES)), each
+        assert any(reads_in(each, facts) for facts in POSSIBLE_FACTS), each
 
 
 def test_every_rule_of_a_body_s_table_runs_for_some_body() -> None:
@@ -45,7 +46,7 @@ def test_every_rule_of_a_body_s_table_runs_for_some_body() -> None:
         (CREATE_RULES, validation._CREATE_RULES_BY_FACTS),
         (LOOKUP_RULES, validation._LOOKUP_RULES_BY_FACTS),
     ):
-        ran = {rule.id for facts in range(FACTS_INDEXES) for rule in derived[facts]}
+        ran = {rule.id for facts in POSSIBLE_FACTS for rule in derived[facts]}
         assert ran == {rule.id for rule in rules}
 
 
@@ -67,8 +68,8 @@ def test_a_rule_that_could_run_for_no_body_is_refused() -> None:
     rule = Rule("cycles.x", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", _nothing)
     rule.scope = Scope.WINDOWS
     needs = scope._NEEDS[Scope.WINDOWS]
-    # A scope that needs the cooldown mode and excludes it: no body has it.
-    scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._COOLDOWN_MODE)
+    # A scope needing the cooldown mode of a block that is not enabled: no body has it.
+    scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._CYCLES_ENABLED)
     try:
         with pytest.raises(ValueError, match=r"cycles\.x reads"):
             table._check_scopes((rule,))  # type: ignore[arg-type]
@@ -148,6 +149,7 @@ def test_the_facts_are_the_answers_of_their_tests(body: object, directory: objec
         assert facts_of(doc) == told
     else:
         assert facts_of(doc) == told & ~scope._COOLDOWN_MODE
+    assert facts_of(doc) in POSSIBLE_FACTS
     assert [reads_in(each, facts_of(doc)) for each in Scope] == [
         reads_in(each, told) for each in Scope
     ]
@@ -219,3 +221,20 @@ def test_a_row_on_the_cycles_block_in_a_scope_without_an_enabled_block_is_refuse
     findings.clear()
     row.check(Document(payload("phone_call", cycles={"enabled": False, "mode": ""})), findings)
     assert findings == []
+
+
+def test_a_scoped_row_s_code_shows_the_facts_its_gate_tests_as_declared() -> None:
+    from campaign_rules._export.check_code import code_of
+
+    rule = next(rule for rule in CREATE_RULES if rule.id == "cycles.cooldown_mode_has_no_schedule")
+    pieces, _ = code_of(rule)
+    declared = {(piece.module, piece.name): piece.source for piece in pieces if piece.declaration}
+    assert declared[("campaign_rules._core.limits", "CYCLES_ENABLED")].startswith("CYCLES_ENABLED")
+    assert '"/cycles/mode"' in declared[("campaign_rules._core.limits", "COOLDOWN_MODE")]
+    assert ("campaign_rules._rules.scope", "_ENABLED") in declared
+    names = [piece.name for piece in pieces]
+    # Each fact after the test that reads it, and the mode's enumeration after the fact.
+    assert names.index("cycles_enabled") < names.index("CYCLES_ENABLED")
+    assert names.index("COOLDOWN_MODE") < names.index("CyclesMode")
+    unscoped = next(rule for rule in CREATE_RULES if rule.id == "retries.within_bounds")
+    assert not any(piece.declaration for piece in code_of(unscoped)[0])

@@ -220,7 +220,7 @@ def _code_section(rule: table.Rule[Any]) -> list[str]:
             ", and each fact its gate tests that is declared as data (a `MemberIs` of the "
             "object reading, on the reader's page: the payload's member at a pointer is a "
             "given JSON value)"
-            if any(not piece.source.startswith(("def ", "class ", "@")) for piece in pieces)
+            if any(piece.declaration for piece in pieces)
             else ""
         )
         + ", in the order they are met"

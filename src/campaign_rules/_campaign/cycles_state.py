@@ -19,13 +19,15 @@ from campaign_rules._core.limits import (
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
 )
-from campaign_rules._core.object_reading import MemberIs
+from campaign_rules._core.object_reading import MemberIs, Payload
 
 __all__ = ["CYCLE_DATES", "CyclesState"]
 
-# The two facts of the block, as `_core.limits` declares them: members of the block itself.
+# The two facts of the block, as `_core.limits` declares them.
 _ENABLED: Final = MemberIs(*CYCLES_ENABLED)
 _IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
+# The payload's member that is the block.
+_CYCLES: Final = "cycles"
 # spec 2.4: the two dates of the cycles schedule (a tuple of any length, as `FILTER_LISTS`).
 CYCLE_DATES: Final[tuple[str, ...]] = ("schedule_start_date", "schedule_end_date")
 # What a payload without an enabled cycles block has of filter lists and dates: shared, and
@@ -40,7 +42,7 @@ _NO_CYCLE_DATES: Final[dict[str, datetime.date | None]] = {}
 class CyclesState:
     """The facts of a payload's `cycles` member that the cycles rules read.
 
-    Made of `cycles`, that member read as an object (`Payload.object_at`), or `None`.
+    Made of the payload, whose `cycles` member it reads as an object (`Payload.object_at`).
 
     Attributes, all read when the state is made:
     `block`: the cycles block when it is an object that is enabled (`CYCLES_ENABLED`), else
@@ -56,11 +58,11 @@ class CyclesState:
     name, each parsed (`None` when it is not a calendar date, D-cycle-dates).
     """
 
-    def __init__(self, cycles: dict[str, object] | None) -> None:
-        block = cycles if cycles is not None and _ENABLED.holds_in(cycles) else None
+    def __init__(self, payload: Payload) -> None:
+        block = payload.object_at(_CYCLES) if _ENABLED.holds(payload) else None
         self.block: dict[str, object] | None = block
         self.mode: str | None = as_string(block.get("mode")) if block is not None else None
-        self.in_cooldown_mode: bool = block is not None and _IN_COOLDOWN_MODE.holds_in(block)
+        self.in_cooldown_mode: bool = block is not None and _IN_COOLDOWN_MODE.holds(payload)
         self.schedule: object = (
             block.get("schedule") if block is not None and not self.in_cooldown_mode else None
         )

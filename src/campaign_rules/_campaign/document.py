@@ -3,8 +3,9 @@
 The payload is read once, in one pass when the `Document` is made (its members by the object
 reading, `_core.object_reading`, of which a `Document` is a `Payload`): which objects are in
 force (the cycles block only when enabled, the cycles schedule only outside `cooldown` mode),
-what each holds, and the text of the members the rules read as text. The cycles block's facts
-are `_campaign.cycles_state`'s to read, and the server's answers to the look-ups
+what each holds, and the text of the members the rules read as text. What the cycles rules
+read of the block is `_campaign.cycles_state`'s to read (whether it is enabled, and in which
+mode, is declared in `_core.limits`), and the server's answers to the look-ups
 `_campaign.lookups`' to ask: a `Document` holds one of each.
 
 Reading is eager and flat, with no per-object bookkeeping, because `validate_create` runs on
@@ -104,7 +105,7 @@ class Document(Payload):
             else None
         )
         raw_cycles = members.get("cycles")
-        self.cycles = CyclesState(self.object_at("cycles"))
+        self.cycles = CyclesState(self)
 
         # Made with the root in it rather than empty: a list of one grows to room for eight at
         # its first append, an empty one to four then eight (one allocation fewer).

@@ -19,7 +19,7 @@ import sys
 from typing import Any, Final
 
 from campaign_rules._core.compiled import mypyc_attr
-from campaign_rules._core.json import PLAIN_CLASSES, read_object
+from campaign_rules._core.json import PLAIN_CLASSES, as_string_head, read_object
 from campaign_rules._core.limits import OBJECT_MAX_MEMBERS
 
 __all__ = ["MemberIs", "MemberSpec", "MemberTypes", "ObjectKind", "Payload", "Site"]
@@ -187,11 +187,11 @@ class Payload:
         """The payload's member `name` read as the reader reads an object (`read_object`).
 
         `None` when it is absent, no object, or one too large to read. The object last read is
-        kept for the next ask of the same name: the facts and the rows on the cycles block ask
+        kept for the next ask of the same name: the facts and the rows of an object member ask
         for it several times a payload, and reading it checks every member name.
         """
-        # The same name is the same object: the library's names are interned constants (another
-        # object of the same text is read again, which gives the same object).
+        # Kept by the name's identity: the library's names are interned constants. Another
+        # object of the same text is read again, which gives an equal object.
         if name is not self._kept_name:
             self._kept = read_object(self.root.get(name))
             self._kept_name = name
@@ -201,28 +201,25 @@ class Payload:
 class MemberIs:
     """A fact of a payload: its member at `pointer` is the JSON value `value`.
 
-    JSON Schema's `const` on a member that must be present. The member is reached from the
-    payload's members through objects (`Payload.object_at`, then each read as the reader reads
-    one, `_core.json.read_object`), and the fact holds when it is of `value`'s JSON type, as a plain
-    value (a boolean is no integer, a `str` subclass no string), and equal to it. An absent
-    member, or a step that is no readable object, does not hold. `pointer` is RFC 6901, of plain
-    member names (no `~` escape, no `*`).
+    JSON Schema's `const` on a member that must be present. `pointer` (RFC 6901, plain names:
+    no `~` escape, no `*`) names a member of the payload, `/enabled`, or a member of an object
+    member of the payload, `/cycles/enabled`, read in `Payload.object_at`. The member's value is
+    read as the reader reads one (`_core.json`): a boolean fact holds of `true` or `false`
+    itself (an integer is no boolean), a string fact of a JSON string of that text (a `str`
+    subclass read as the text it holds, none of its code run). An absent member, or an object
+    that is none or too large to read, does not hold.
     """
 
-    __slots__ = ("name", "object_name", "path", "pointer", "value")
+    __slots__ = ("name", "object_name", "value")
 
     def __init__(self, pointer: str, value: bool | str) -> None:
         steps = pointer.split("/")
-        if steps[0] or len(steps) < 2 or not all(steps[1:]) or "~" in pointer or "*" in steps:
-            raise ValueError(f"{pointer!r} is not a pointer to a member of plain names")
-        self.pointer = pointer
+        plain = all(steps[1:]) and "~" not in pointer and "*" not in steps
+        if steps[0] or not 2 <= len(steps) <= 3 or not plain:
+            raise ValueError(f"{pointer!r} is not a pointer to a member, or to one of an object")
         # Interned, as the names the library spells in its code are: a member of that name,
         # when it is the same object, is found by identity.
-        path = tuple(sys.intern(step) for step in steps[1:-1])
-        # The payload's member whose object holds the member (`None`: the payload holds it),
-        # then the members of objects below that one, in order.
-        self.object_name: str | None = path[0] if path else None
-        self.path: tuple[str, ...] = path[1:]
+        self.object_name: str | None = sys.intern(steps[1]) if len(steps) == 3 else None
         self.name = sys.intern(steps[-1])
         self.value = value
 
@@ -230,14 +227,13 @@ class MemberIs:
         """Whether the fact holds of `payload`."""
         object_name = self.object_name
         members = payload.root if object_name is None else payload.object_at(object_name)
-        for step in self.path:
-            if members is None:
-                return False
-            members = read_object(members.get(step))
         return members is not None and self.holds_in(members)
 
     def holds_in(self, members: dict[str, object]) -> bool:
         """Whether the fact holds of the member's object, whose members are `members`."""
         value = members.get(self.name)
         expected = self.value
-        return value is expected or (type(value) is type(expected) and value == expected)
+        if type(expected) is str:
+            # Cut one character past the text: a longer `str` subclass is not copied whole.
+            return as_string_head(value, len(expected) + 1) == expected
+        return value is expected

@@ -36,15 +36,22 @@ _GENERIC: Final = frozenset({"campaign_rules._rules.runner", "campaign_rules._ru
 
 
 class Piece:
-    """One function or class of the package a rule's check reaches: where, and its source."""
+    """One function or class of the package a rule's check reaches: where, and its source.
 
-    __slots__ = ("module", "name", "path", "source")
+    `declaration`: whether it is a value declared at the top of its module (a fact a gate
+    tests, `MemberIs`, and what it is made of) rather than a function or a class.
+    """
 
-    def __init__(self, module: str, name: str, path: str, source: str) -> None:
+    __slots__ = ("declaration", "module", "name", "path", "source")
+
+    def __init__(
+        self, module: str, name: str, path: str, source: str, declaration: bool = False
+    ) -> None:
         self.module = module
         self.name = name
         self.path = path
         self.source = source
+        self.declaration = declaration
 
 
 def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
@@ -104,7 +111,8 @@ def _add_declaration(
             if segment is None:
                 return
             seen.add((module, name))
-            pieces.append(Piece(module, name, str(path.relative_to(_SOURCE.parent)), segment))
+            where = str(path.relative_to(_SOURCE.parent))
+            pieces.append(Piece(module, name, where, segment, declaration=True))
             namespace = vars(importlib.import_module(module))
             for read in _read_names(segment):
                 target = namespace.get(read)

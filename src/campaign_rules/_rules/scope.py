@@ -2,9 +2,10 @@
 
 Each row of the rule table names its rule's `Scope`: what of its subject the rule reads. A
 rule runs on a subject that has what it reads, and on no other: it would find nothing there.
-For a creation body, what it has is a few facts the reading of its `Document` already knows
-(`facts_of`): whether every object in force is clean, whether an enabled cycles block is in
-force and in which mode, whether a window is, whether a directory is given. The runner derives
+For a creation body, what it has is a few facts, each told by a test of its own (`facts_of`):
+whether every object in force is clean, whether the cycles block is enabled and in which mode
+(facts `_core.limits` declares as data), whether a window is in force, whether a directory is
+given. The runner derives
 from the scope column alone which rules run for each set of facts (`_rules.validation`); every
 other table's rows read their whole subject (`Scope.SUBJECT`, the default).
 """
@@ -22,6 +23,7 @@ from campaign_rules._core.object_reading import MemberIs, Payload
 __all__ = [
     "FACTS_INDEXES",
     "FACT_TESTS",
+    "POSSIBLE_FACTS",
     "Scope",
     "cooldown_mode",
     "cycles_enabled",
@@ -65,6 +67,12 @@ _NEEDS: Final[dict[Scope, tuple[int, int]]] = {
     Scope.WINDOWS: (_WINDOWS, 0),
     Scope.DIRECTORY: (_DIRECTORY, 0),
 }
+# Every set of facts `facts_of` gives: it asks the mode of an enabled block only.
+POSSIBLE_FACTS: Final[tuple[int, ...]] = tuple(
+    facts
+    for facts in range(FACTS_INDEXES)
+    if not (facts & _COOLDOWN_MODE and not facts & _CYCLES_ENABLED)
+)
 
 
 def reads_in(scope: Scope, facts: int) -> bool:
@@ -119,7 +127,7 @@ FACT_TESTS: Final[dict[int, Callable[[Document], bool]]] = {
 
 
 def facts_of(doc: Document) -> int:
-    """The facts of `doc` that the scopes read, as bits: an index below `FACTS_INDEXES`."""
+    """The facts of `doc` that the scopes read, as the bits `POSSIBLE_FACTS` are made of."""
     # Each test called by name rather than through `FACT_TESTS`: compiled, a direct call.
     facts = _SITES_NOT_CLEAN if sites_not_clean(doc) else 0
     # The mode asked of an enabled block only: each scope that reads it needs that fact too.

@@ -61,7 +61,13 @@ from campaign_rules._rules._common import with_article
 from campaign_rules._rules.keywords import keyword_checks
 from campaign_rules._rules.plan import MemberRun, RowCheck, split_pointer
 from campaign_rules._rules.row_calls import RowJudge, RunSkip
-from campaign_rules._rules.scope import FACTS_INDEXES, Scope, cycles_enabled, gate_tests, reads_in
+from campaign_rules._rules.scope import (
+    POSSIBLE_FACTS,
+    Scope,
+    cycles_enabled,
+    gate_tests,
+    reads_in,
+)
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
 from campaign_rules._server.request_state import CanonicalRequest, IdempotencyState, RateRequest
@@ -375,7 +381,7 @@ def _check_scopes(table: tuple[Rule[Document], ...]) -> None:
     runner reads the scope column only for a body's document.
     """
     for rule in table:
-        if not any(reads_in(rule.scope, facts) for facts in range(FACTS_INDEXES)):
+        if not any(reads_in(rule.scope, facts) for facts in POSSIBLE_FACTS):
             raise ValueError(f"{rule.id} reads {rule.scope.value}, which no body has")
 
 
