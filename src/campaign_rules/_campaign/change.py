@@ -6,13 +6,16 @@ The update rules judge the change from here; the creation rules and the look-ups
 
 from __future__ import annotations
 
+from typing import Final
+
 from campaign_rules._campaign.directory import Directory
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.merge import merge_patch
 from campaign_rules._campaign.models import CampaignCreate
 from campaign_rules._campaign.shape import OWNER_FIELDS as _OWNER_FIELDS
 from campaign_rules._core.json import as_string, is_object, is_oversized_object, read_object
-from campaign_rules._core.limits import PATCH_MAX_MEMBERS
+from campaign_rules._core.limits import CYCLES_ENABLED, PATCH_MAX_MEMBERS
+from campaign_rules._core.object_reading import MemberIs
 
 __all__ = [
     "Change",
@@ -21,6 +24,9 @@ __all__ = [
     "cycles_enabled_after",
     "merged_campaign",
 ]
+
+# spec 2.4 rule 2, as `_core.limits` declares it: the patch's block sets `enabled` to `true`.
+_ENABLED: Final = MemberIs(*CYCLES_ENABLED)
 
 
 class Change:
@@ -101,7 +107,7 @@ def cycles_enabled_after(
         return False  # `null`, or a value that is not an object, removes the block
     if "enabled" not in block:
         return were_enabled
-    return block["enabled"] is True
+    return _ENABLED.holds_in(block)
 
 
 def changes_cycles_mode(
