@@ -40,10 +40,12 @@ from campaign_rules._campaign.shape import (
     STOP_TIME,
     WINDOW_MEMBERS,
 )
-from campaign_rules._core.enums import CyclesMode, ErrorKey, IntegrationType
+from campaign_rules._core.enums import ErrorKey, IntegrationType
 from campaign_rules._core.limits import (
     CHANNEL_OF_FIELD,
     CONTACT_STATUSES,
+    COOLDOWN_MODE,
+    CYCLES_ENABLED,
     DEFAULT_MESSAGE_LIMIT,
     DEFAULT_RETRIES,
     DEFAULT_TIMEZONE,
@@ -200,9 +202,15 @@ def _without_annotations(node: Any) -> Any:
     return node
 
 
-def _is_enabled() -> dict[str, Any]:
-    """The condition of an enabled cycles block (spec 2.4 rule 2)."""
-    return {"properties": {"enabled": {"const": True}}, "required": ["enabled"]}
+def _fact(fact: tuple[str, bool | str]) -> dict[str, Any]:
+    """A fact of the cycles block as `_core.limits` declares it, as the block's condition.
+
+    The member present, and that JSON value (`_core.object_reading.MemberIs`): `CYCLES_ENABLED`
+    (spec 2.4 rule 2) and `COOLDOWN_MODE` (spec 2.4 rule 3).
+    """
+    pointer, value = fact
+    name = pointer.rpartition("/")[2]
+    return {"properties": {name: {"const": value}}, "required": [name]}
 
 
 def _ref(name: str) -> dict[str, Any]:
@@ -323,7 +331,7 @@ def _cycles() -> dict[str, Any]:
         "type": "object",
         "maxProperties": OBJECT_MAX_MEMBERS,
         "properties": {"enabled": _member(CYCLES_MEMBERS["enabled"], {})},
-        "if": _is_enabled(),
+        "if": _fact(CYCLES_ENABLED),
         "then": _ref("enabled_cycles"),
         RULES_KEYWORD: {"type": _JSON_TYPES, "maxProperties": _KNOWN_MEMBERS},
     }
@@ -342,10 +350,7 @@ def _enabled_cycles() -> dict[str, Any]:
     )
     # The schedule fields' types depend on the mode (spec 2.4 rule 3): `allOf` below says them.
     block["properties"].update(dict.fromkeys(SCHEDULE_ONLY_CYCLES_FIELDS, True))
-    in_cooldown = {
-        "properties": {"mode": {"const": CyclesMode.COOLDOWN.value}},
-        "required": ["mode"],
-    }
+    in_cooldown = _fact(COOLDOWN_MODE)
     schedule_fields = {
         "schedule": _member(CYCLES_MEMBERS["schedule"], _ref("schedule")),
         **{
@@ -382,10 +387,10 @@ def _channel_rules(channel: IntegrationType) -> dict[str, Any]:
     """What a campaign of `channel` may not hold (spec 4.1 rule 1, 2.4; D-contact-statuses)."""
     items = {"enum": sorted(CONTACT_STATUSES[channel]), RULES_KEYWORD: {"enum": _CHANNEL_STATUSES}}
     statuses = {"properties": {"filter_statuses": {"items": items}}}
-    cycles: dict[str, Any] = {"if": _is_enabled(), "then": statuses}
+    cycles: dict[str, Any] = {"if": _fact(CYCLES_ENABLED), "then": statuses}
     if channel not in _CYCLES_CHANNELS:
         # the block is refused, at its own path, when enabled
-        cycles["not"] = _is_enabled()
+        cycles["not"] = _fact(CYCLES_ENABLED)
         cycles[RULES_KEYWORD] = {"not": _CYCLES_CHANNEL}
     return {
         "if": {
