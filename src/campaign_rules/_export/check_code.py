@@ -5,11 +5,11 @@ calls, and what they call, down to the reader (`_rules.reader`), whose functions
 linked to its page rather than shown again. For a row: the keyword checks of its constraint
 and of the rows it defers to (`_rules.keywords`), then what they call, the same way. Then, for
 a rule whose scope is not its whole subject, the tests of the facts its scope reads
-(`_rules.scope.gate_tests`), which decide whether it runs, and the facts they test that are
-declared as data (a `MemberIs` and what it is made of, such as `_core.limits.CYCLES_ENABLED`). The
-generic runner and plan (`_rules.runner`, `_rules.plan`) are shown once, on the reader's page,
-not on every rule's. Read from the source files, so that the compiled build, whose functions
-have no source, shows the same.
+(`_rules.scope.gate_tests`), which decide whether it runs. A function shown is followed by the
+facts it reads that are declared as data (a `MemberIs`, and what it is made of, such as
+`_core.limits.CYCLES_ENABLED`). The generic runner and plan (`_rules.runner`, `_rules.plan`)
+are shown once, on the reader's page, not on every rule's. Read from the source files, so that
+the compiled build, whose functions have no source, shows the same.
 """
 
 from __future__ import annotations
@@ -69,21 +69,7 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
     needed, excluded = gate_tests(rule.scope)
     for test in (*needed, *excluded):
         _add(test.__module__, test.__name__, pieces, readers, seen)
-        _add_facts(test.__module__, test.__name__, pieces, readers, seen)
     return pieces, readers
-
-
-def _add_facts(
-    module: str, name: str, pieces: list[Piece], readers: list[str], seen: set[tuple[str, str]]
-) -> None:
-    """Add the declared facts (`MemberIs`) the function `name` of `module` reads."""
-    found = _definition(module, name)
-    if found is None:
-        return
-    namespace = vars(importlib.import_module(module))
-    for read in _read_names(found[1]):
-        if isinstance(namespace.get(read), MemberIs):
-            _add_declaration(module, read, pieces, readers, seen)
 
 
 def _add_declaration(
@@ -94,10 +80,10 @@ def _add_declaration(
     A name imported from another module of the package is added where it is assigned there; a
     class of the package it reads (an enumeration, for its values), as `_add` adds one.
     """
-    if (module, name) in seen:
+    found = _module_source(module)
+    if (module, name) in seen or found is None:
         return
-    path = _SOURCE.joinpath(*module.split(".")).with_suffix(".py")
-    text = path.read_text(encoding="utf-8")
+    path, text = found
     for node in ast.parse(text).body:
         if (
             isinstance(node, ast.ImportFrom)
@@ -157,12 +143,18 @@ def _keywords_of(rule: Rule[Any]) -> list[Keyword]:
     return found
 
 
+def _module_source(module: str) -> tuple[Path, str] | None:
+    """The path and text of the source file of `module` of the package, if it has one."""
+    path = _SOURCE.joinpath(*module.split(".")).with_suffix(".py")
+    return (path, path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
 def _definition(module: str, name: str) -> tuple[str, str] | None:
     """The path and source of the top-level function or class `name` of `module`."""
-    path = _SOURCE.joinpath(*module.split(".")).with_suffix(".py")
-    if not path.is_file():
+    found = _module_source(module)
+    if found is None:
         return None
-    text = path.read_text(encoding="utf-8")
+    path, text = found
     for node in ast.parse(text).body:
         if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name:
             segment = ast.get_source_segment(text, node)
@@ -178,7 +170,11 @@ def _add(
     readers: list[str],
     seen: set[tuple[str, str]],
 ) -> None:
-    """Add the definition `name` of `module`, then what it calls, depth first."""
+    """Add the definition `name` of `module`, then what it calls, depth first.
+
+    Then the facts it reads that are declared as data (`MemberIs`), as `_add_declaration`
+    adds them.
+    """
     if (module, name) in seen or module in _GENERIC:
         return
     seen.add((module, name))
@@ -200,6 +196,9 @@ def _add(
                 readers.append(called)
             continue
         _add(where, getattr(target, "__name__", called), pieces, readers, seen)
+    for read in _read_names(source):
+        if isinstance(namespace.get(read), MemberIs):
+            _add_declaration(module, read, pieces, readers, seen)
 
 
 def _called_names(source: str) -> list[str]:

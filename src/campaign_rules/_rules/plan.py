@@ -17,7 +17,7 @@ enabled block (`_rules.table` checks it): the runner calls it on such a payload 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 from campaign_rules._campaign.document import Document
@@ -33,6 +33,7 @@ from campaign_rules._rules.keywords import (
 )
 from campaign_rules._rules.reader import as_string, item_path, member_path, read_list
 from campaign_rules._rules.row_calls import RowJudge, RunSkip
+from campaign_rules._rules.scope import GateTests
 
 __all__ = ["PARENTS", "MemberRun", "RowCheck", "split_pointer"]
 
@@ -56,8 +57,6 @@ _PARENT_PATHS: Final[dict[int, tuple[str | None, ...]]] = {
 }
 # The payload's member whose object is `_CYCLES`.
 _CYCLES_NAME: Final = "cycles"
-# A row's gate: the tests of the facts its scope needs, then of those it excludes.
-GateTests = tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]
 
 
 def split_pointer(pointer: str) -> tuple[str, str, bool]:

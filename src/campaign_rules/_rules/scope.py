@@ -24,6 +24,7 @@ __all__ = [
     "FACTS_INDEXES",
     "FACT_TESTS",
     "POSSIBLE_FACTS",
+    "GateTests",
     "Scope",
     "cooldown_mode",
     "cycles_enabled",
@@ -116,6 +117,9 @@ def directory_given(doc: Document) -> bool:
     return doc.directory is not None
 
 
+# A scope's gate: the tests of the facts it needs, then of those it excludes (`gate_tests`).
+GateTests = tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]
+
 # The function that tells each fact, by its bit: what a scope's gate reads (docs/testing.md).
 FACT_TESTS: Final[dict[int, Callable[[Document], bool]]] = {
     _SITES_NOT_CLEAN: sites_not_clean,
@@ -142,9 +146,7 @@ def facts_of(doc: Document) -> int:
     return facts
 
 
-def gate_tests(
-    scope: Scope,
-) -> tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]:
+def gate_tests(scope: Scope) -> GateTests:
     """The tests of the facts `scope` needs, then of those it excludes.
 
     A rule of `scope` runs on a body where every test of the first holds and none of the
