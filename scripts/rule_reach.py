@@ -525,10 +525,17 @@ class Index:
         if scope is not None:
             walk.follow(scope, Context(TABLE))
         rule = _table_rule(rule_id)
-        for deferred in rule.defers_to:
+        rows = {other.id for other in _create_rules() if other.constraint is not None}
+        # A body rule it defers to judges only a text, which the runner leaves the row out
+        # of (`_rules.validation`, generic): the rows it defers to are read with it.
+        for deferred in (name for name in rule.defers_to if name in rows):
             other, _ = _row(self.module(TABLE), deferred)
             walk.mark(TABLE, other)
             walk.follow(_row_arguments(other)["constraint"], Context(TABLE))
+        # A row on the block's members in a scope that may have it disabled tests it first
+        # (`RowCheck`'s `block_test`): a gate of the row, on a fact `_core.limits` declares.
+        if _tests_the_block(rule):
+            walk.entry(f"{SCOPE}:cycles_enabled")
         # What the row's own arguments read of `DATA_MODULES` so far is the row's data.
         walk.data_lines = {
             module: set(walk.reach.lines.get(module, set())) for module in DATA_MODULES
@@ -945,6 +952,20 @@ def _table_rule(rule_id: str) -> Rule[Document]:
     raise LookupError(rule_id)
 
 
+def _create_rules() -> tuple[Rule[Document], ...]:
+    """The creation table, as the package made it at import."""
+    from campaign_rules._rules.table import CREATE_RULES
+
+    return CREATE_RULES
+
+
+def _tests_the_block(rule: Rule[Document]) -> bool:
+    """Whether the plan of row `rule` tests that the cycles block is enabled before reading it."""
+    from campaign_rules._rules.plan import RowCheck
+
+    return isinstance(rule.row, RowCheck) and rule.row.block_test is not None
+
+
 def _keyword_classes(rule_id: str) -> list[tuple[str, str]]:
     """The keyword check classes the plan makes of a row's constraint and of its deferrals'.
 
@@ -955,7 +976,8 @@ def _keyword_classes(rule_id: str) -> list[tuple[str, str]]:
 
     rule = _table_rule(rule_id)
     constraints = [rule.constraint or {}]
-    constraints += [_table_rule(other).constraint or {} for other in rule.defers_to]
+    rows = {other.id: other for other in _create_rules() if other.constraint is not None}
+    constraints += [rows[other].constraint or {} for other in rule.defers_to if other in rows]
     checks: list[Keyword] = [constraint_check(constraint) for constraint in constraints]
     found: list[tuple[str, str]] = []
     while checks:

@@ -81,20 +81,20 @@ def edit(path: Path, old: str, new: str, imports: str) -> None:
 
 def test_a_helper_a_rule_function_calls_is_counted_with_its_module(tmp_path: Path) -> None:
     src = copied_source(tmp_path)
-    before_modules, before_lines = reach_of(src, "text.free_text_is_unicode")
+    before_modules, before_lines = reach_of(src, "lookup.agent_exists")
     (src / "campaign_rules" / "_rules" / "helper.py").write_text(
-        '"""A helper."""\n\nfrom campaign_rules._core.unicode import has_surrogate\n\n\n'
-        "def surrogate_in(text: str) -> bool:\n"
-        '    """Whether `text` holds a lone surrogate."""\n    return has_surrogate(text)\n',
+        '"""A helper."""\n\n\n'
+        "def known(value: object) -> bool:\n"
+        '    """Whether `value` is given."""\n    return value is not None\n',
         encoding="utf-8",
     )
     edit(
-        src / "campaign_rules" / "_rules" / "text.py",
-        "if name is not None and has_surrogate(name):",
-        "if name is not None and surrogate_in(name):",
-        "from campaign_rules._rules.helper import surrogate_in\n",
+        src / "campaign_rules" / "_rules" / "lookups.py",
+        "lookups.agent_id is not None and not lookups.agent_found",
+        "known(lookups.agent_id) and not lookups.agent_found",
+        "from campaign_rules._rules.helper import known\n",
     )
-    modules, lines = reach_of(src, "text.free_text_is_unicode")
+    modules, lines = reach_of(src, "lookup.agent_exists")
     assert modules == sorted([*before_modules, "_rules.helper"])
     assert lines == before_lines + 2  # its `def` and its `return`; no docstring
 

@@ -177,14 +177,17 @@ def test_the_hh_mm_keyword_is_the_parser(text: str) -> None:
 
 
 def test_every_keyword_of_the_vocabulary_is_exported_to_json_schema() -> None:
-    # docs/constraints.md says how each keyword is written; no keyword is left out, and no
-    # library keyword is written as a `format` (D-json-schema).
-    from campaign_rules._export.json_schema import _exported
+    # docs/constraints.md says how each keyword is written; no keyword is left out but one
+    # whose every row is a listed exception, and no library keyword is written as a `format`
+    # (D-json-schema).
+    from campaign_rules._export.json_schema import SCHEMA_EXCEPTIONS, _exported
 
     arguments: dict[str, object] = {"type": "string", "enum": ["a"]}
     for info in VOCABULARY:
         written = _exported(info.name, arguments.get(info.name, 1 if info.standard else True))
-        assert written, info.name
+        users = {rule.id for rule in CREATE_RULES if info.name in (rule.constraint or {})}
+        assert written or (users and users <= set(SCHEMA_EXCEPTIONS)), info.name
+        assert written or info.exported.startswith("not exported"), info.name
         assert "format" not in written, info.name
         if not info.standard:
             assert info.name not in written, info.name

@@ -1,4 +1,4 @@
-"""The rule on the free text of the payload (`campaign_rules._rules.text`).
+"""The rule on the free text of the payload, a row of the table (`unicodeText`).
 
 Source: decision D-lone-surrogates.
 """
@@ -13,11 +13,17 @@ import pytest
 from campaign_rules import ErrorKey, validate_create, validate_create_json
 from campaign_rules._core.unicode import has_surrogate
 from campaign_rules._rules.scope import POSSIBLE_FACTS
-from campaign_rules._rules.table import CREATE_RULES
-from campaign_rules._rules.text import FREE_TEXT_MEMBERS
+from campaign_rules._rules.table import _BLOCK_NOT_ENABLED, CREATE_RULES
 from tests.support import FakeDirectory, payload
 
 INVALID = ErrorKey.INVALID_REQUEST
+(ROW,) = [rule for rule in CREATE_RULES if rule.id == "text.free_text_is_unicode"]
+# The members of the payload it reads besides `name` and `integration_id`.
+FREE_TEXT_MEMBERS = [
+    pointer[1:]
+    for pointer in ROW.pointers
+    if pointer.count("/") == 1 and pointer not in ("/name", "/integration_id")
+]
 
 
 def found(result: Any) -> list[tuple[ErrorKey, str | None, str]]:
@@ -52,6 +58,35 @@ class TestFreeTextIsUnicode:
         validate_create(body, directory=directory)
         assert all("\ud800" not in args for _, args in directory.calls)
 
+    def test_the_free_text_members_are_those_of_the_spec(self) -> None:
+        assert FREE_TEXT_MEMBERS == ["description", "first_message", "template", "template_alt"]
+
+    @pytest.mark.parametrize("enabled", [False, None, "true", 1])
+    def test_a_tag_of_a_block_not_enabled_is_not_read(self, enabled: object) -> None:
+        body = payload("cooldown")
+        body["cycles"].update(enabled=enabled, filter_tags=["\ud800"])
+        assert "text.free_text_is_unicode" not in {v.rule for v in validate_create(body).violations}
+
+    def test_the_tags_of_a_long_array_are_not_read(self) -> None:
+        body = payload("cooldown")
+        body["cycles"]["filter_tags"] = ["\ud800"] * 101
+        assert "text.free_text_is_unicode" not in {v.rule for v in validate_create(body).violations}
+        body["cycles"]["filter_tags"] = ["\ud800"] * 100
+        assert "text.free_text_is_unicode" in {v.rule for v in validate_create(body).violations}
+
+    @pytest.mark.parametrize("item", [7, None, "", ["\ud800"], {"a": "\ud800"}])
+    def test_a_tag_not_a_non_empty_string_is_the_item_rules(self, item: object) -> None:
+        body = payload("cooldown")
+        body["cycles"]["filter_tags"] = [item]
+        assert "text.free_text_is_unicode" not in {v.rule for v in validate_create(body).violations}
+
+    def test_a_str_subclass_is_read_as_the_text_it_holds(self) -> None:
+        class Text(str):
+            pass
+
+        result = validate_create(payload(description=Text("a\ud800")))
+        assert (INVALID, "description", "text.free_text_is_unicode") in found(result)
+
     def test_another_rules_member_is_left_to_it(self) -> None:
         assert found(validate_create(payload(timezone="\ud800"))) == [
             (INVALID, "timezone", "timezone.is_iana_name")
@@ -61,12 +96,16 @@ class TestFreeTextIsUnicode:
 class TestGatedOnAText:
     # A value read from a text is left to body.strings_are_unicode, as the row declares: the
     # body rule refuses every lone surrogate first, and a refused body is judged no further.
-    def test_the_row_declares_the_gate(self) -> None:
-        (rule,) = [rule for rule in CREATE_RULES if rule.id == "text.free_text_is_unicode"]
-        assert [(gate.kind, gate.rule) for gate in rule.gates] == [
-            ("defers_to", "body.strings_are_unicode")
+    def test_the_row_declares_its_gates(self) -> None:
+        assert [(gate.kind, gate.rule) for gate in ROW.gates] == [
+            ("scope", None),
+            ("type", "payload.members_have_json_types"),
+            ("defers_to", "cycles.filter_lists_within_max_items"),
+            ("defers_to", "cycles.filter_items_are_non_empty_strings"),
+            ("defers_to", "body.strings_are_unicode"),
         ]
-        assert "read from a text" in rule.gates[0].says
+        assert ROW.gates[0].says == _BLOCK_NOT_ENABLED
+        assert "read from a text" in ROW.gates[-1].says
 
     def test_the_runner_leaves_it_out_for_a_text_only(self) -> None:
         from campaign_rules._rules import validation

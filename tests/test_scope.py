@@ -16,6 +16,7 @@ from campaign_rules._campaign.document import Document
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules import scope, table, validation
+from campaign_rules._rules.plan import RowCheck
 from campaign_rules._rules.scope import (
     FACT_TESTS,
     FACTS_INDEXES,
@@ -161,11 +162,14 @@ def test_a_rule_of_any_table_shows_its_scope_as_a_gate() -> None:
     # directory, said it read its whole subject before its scope was given as its gate.
     tables = [value for name, value in vars(table).items() if name.endswith("_RULES")]
     for rule in (rule for rules in tables for rule in rules):
-        scope_gates = [gate for gate in rule.gates if gate.kind == "scope"]
+        scope_gates = [gate.says for gate in rule.gates if gate.kind == "scope"]
+        # A row on the cycles block in a scope that may have it disabled tests it too.
+        if isinstance(rule.row, RowCheck) and rule.row.block_test is not None:
+            assert scope_gates.pop() == table._BLOCK_NOT_ENABLED, rule.id
         if rule.scope is Scope.SUBJECT:
             assert scope_gates == [], rule.id
         else:
-            assert [gate.says for gate in scope_gates] == [rule.scope.value], rule.id
+            assert scope_gates == [rule.scope.value], rule.id
     assert all(rule.gates for rule in LOOKUP_RULES)
 
 
@@ -201,7 +205,9 @@ def test_each_cycles_fact_is_its_member_s_value(
     assert reads_in(Scope.COOLDOWN_CYCLES, facts_of(doc)) is (enabled and cooldown)
 
 
-def test_a_row_on_the_cycles_block_in_a_scope_without_an_enabled_block_is_refused() -> None:
+def test_a_row_on_the_cycles_block_reads_it_only_when_it_is_enabled() -> None:
+    # spec 2.4 rule 2: in a scope that may have a block not enabled, the row tests it first;
+    # in one that needs it enabled, the scope's gate has tested it already.
     row = table._row(
         "cycles.x",
         ErrorKey.INVALID_REQUEST,
@@ -211,16 +217,23 @@ def test_a_row_on_the_cycles_block_in_a_scope_without_an_enabled_block_is_refuse
         {"minLength": 1},
         "must not be empty",
     )
-    with pytest.raises(ValueError, match=r"cycles\.x reads the cycles block"):
-        table._plan_rows((row,))
-    row.scope = Scope.SCHEDULED_CYCLES
     table._plan_rows((row,))
-    findings: list[Finding] = []
+    assert isinstance(row.row, RowCheck)
+    assert row.row.block_test is scope.cycles_enabled
+    assert [gate.says for gate in row.gates if gate.kind == "scope"] == [table._BLOCK_NOT_ENABLED]
+    for enabled, fields in ((True, ["cycles.mode"]), (False, []), ("true", [])):
+        body = Document(payload("phone_call", cycles={"enabled": enabled, "mode": ""}))
+        findings: list[Finding] = []
+        row.check(body, findings)
+        assert [finding.field for finding in findings] == fields, enabled
+    row.scope = Scope.SCHEDULED_CYCLES
+    row.gates = ()
+    table._plan_rows((row,))
+    assert isinstance(row.row, RowCheck)
+    assert row.row.block_test is None
+    findings = []
     row.check(Document(payload("phone_call", cycles={"enabled": True, "mode": ""})), findings)
     assert [finding.field for finding in findings] == ["cycles.mode"]
-    findings.clear()
-    row.check(Document(payload("phone_call", cycles={"enabled": False, "mode": ""})), findings)
-    assert findings == []
 
 
 def test_a_scoped_row_s_code_shows_the_facts_its_gate_tests_as_declared() -> None:

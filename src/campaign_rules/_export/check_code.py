@@ -22,6 +22,7 @@ from typing import Any, Final
 from campaign_rules._core.object_reading import MemberIs
 from campaign_rules._rules import reader
 from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
+from campaign_rules._rules.plan import RowCheck
 from campaign_rules._rules.scope import gate_tests
 from campaign_rules._rules.table import Rule
 
@@ -65,9 +66,11 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
         for keyword in _keywords_of(rule):
             cls = type(keyword)
             _add(cls.__module__, cls.__name__, pieces, readers, seen)
-    # Its gate: the tests of the facts its scope reads, which decide whether it runs at all.
+    # Its gate: the tests of the facts its scope reads, which decide whether it runs at all,
+    # and a row's test of the cycles block before it reads its members.
     needed, excluded = gate_tests(rule.scope)
-    for test in (*needed, *excluded):
+    block_test = rule.row.block_test if isinstance(rule.row, RowCheck) else None
+    for test in (*needed, *excluded, *((block_test,) if block_test is not None else ())):
         _add(test.__module__, test.__name__, pieces, readers, seen)
     return pieces, readers
 
@@ -133,7 +136,8 @@ def _keywords_of(rule: Rule[Any]) -> list[Keyword]:
 
     by_id = {other.id: other for other in CREATE_RULES}
     constraints = [rule.constraint or {}]
-    constraints += [by_id[name].constraint or {} for name in rule.defers_to]
+    # The rows it defers to; a body rule it names has no keywords, and judges only a text.
+    constraints += [by_id[name].constraint or {} for name in rule.defers_to if name in by_id]
     found: list[Keyword] = []
     for constraint in constraints:
         joined = constraint_check(constraint)

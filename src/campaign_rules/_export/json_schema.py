@@ -278,6 +278,8 @@ def _exported(keyword: str, argument: object) -> dict[str, Any]:
         return DATE.keywords()
     if keyword == "itemsUnique":
         return {"uniqueItems": True}
+    if keyword == "unicodeText":
+        return {}  # not said: text.free_text_is_unicode is in `SCHEMA_EXCEPTIONS`
     return {keyword: list(argument) if isinstance(argument, (list, tuple)) else argument}
 
 
@@ -299,6 +301,8 @@ def _declared(pointer: str, cooldown: bool = False) -> dict[str, Any]:
             continue
         for keyword, argument in rule.constraint.items():
             exported = _exported(keyword, argument)
+            if not exported:  # a keyword JSON Schema cannot say (`SCHEMA_EXCEPTIONS`)
+                continue
             target.update(exported)
             target.setdefault(RULES_KEYWORD, {}).update(dict.fromkeys(exported, rule.id))
     if "items" in declared:  # the array's own keywords first, as the schema was always written

@@ -4,8 +4,8 @@ A row of the rule table (`_rules.table`) states what a member's value must be as
 `constraint`, a mapping of keywords to their arguments. Where JSON Schema has a keyword of
 exactly that meaning, the row uses it (`minimum`, `maxLength`, `enum`, `maxItems`, `type`...);
 where it has none, the library's own keyword, named for what it checks (`hhMm`, `isoDate`,
-`uuidV4`, `ianaZone`, `notBlank`, `itemsUnique`). `VOCABULARY` lists them all, with how the
-JSON Schema export writes each (docs/constraints.md is generated from it).
+`uuidV4`, `ianaZone`, `notBlank`, `unicodeText`, `itemsUnique`). `VOCABULARY` lists them all,
+with how the JSON Schema export writes each (docs/constraints.md is generated from it).
 
 As in JSON Schema, a keyword judges values of its own JSON type only (`maxLength` a string,
 `minimum` an integer, `maxItems` an array) and passes every other value: the value of another
@@ -21,6 +21,7 @@ from typing import Final
 from campaign_rules._core.formats import HH_MM_TEXTS, is_blank, is_uuid_v4, parse_date
 from campaign_rules._core.limits import TIMEZONE_NAME_MAX_LENGTH
 from campaign_rules._core.timezones import is_timezone_name
+from campaign_rules._core.unicode import has_surrogate
 from campaign_rules._rules.reader import array_length, as_integer, as_string, as_string_head
 
 __all__ = ["VOCABULARY", "Keyword", "KeywordInfo", "constraint_check", "keyword_checks"]
@@ -256,6 +257,21 @@ class IsoDate(Keyword):
         return text is not None and parse_date(text) is None
 
 
+class UnicodeText(Keyword):
+    """The library's `unicodeText`: a string holding no lone surrogate (D-lone-surrogates).
+
+    A string a JSON text could not carry in UTF-8: JSON Schema has no keyword for it.
+    """
+
+    name = "unicodeText"
+    json_type = "string"
+
+    def refuses(self, value: object) -> bool:
+        # An exact `str`, the common case, is read without a reader's call.
+        text = value if type(value) is str else as_string(value)
+        return text is not None and has_surrogate(text)
+
+
 class MaxItems(Keyword):
     """JSON Schema's `maxItems`: an array of at most so many items, counted without reading them."""
 
@@ -385,6 +401,13 @@ VOCABULARY: Final[tuple[KeywordInfo, ...]] = (
         "`pattern`, `minLength` and `maxLength` 10: no `format` (D-json-schema)",
     ),
     KeywordInfo(
+        "unicodeText",
+        "string",
+        False,
+        "Unicode text: no lone surrogate, which UTF-8 cannot write (D-lone-surrogates).",
+        "not exported: a JSON text read as I-JSON holds none (D-json-schema)",
+    ),
+    KeywordInfo(
         "itemsUnique",
         "array",
         False,
@@ -465,5 +488,6 @@ _FLAGS: Final[dict[str, type[Keyword]]] = {
     "ianaZone": IanaZone,
     "hhMm": HhMm,
     "isoDate": IsoDate,
+    "unicodeText": UnicodeText,
     "itemsUnique": ItemsUnique,
 }

@@ -9,15 +9,16 @@ that the row does not say.
 A pointer is read in the objects of the payload: its members (`Payload.root`), the `cycles`
 member's, and the windows of the schedules in force (as the `Document` read them once). A `*`
 stands for each item of an array (as the last segment) or each window of a schedule
-(`/scheduling/*/startTime`). A row on the cycles block's members is of a scope that needs an
-enabled block (`_rules.table` checks it): the runner calls it on such a payload only, and its
-`check` tests its scope's gate first, for a caller that holds a callable.
+(`/scheduling/*/startTime`). The cycles block's members are read when it is enabled only
+(spec 2.4 rule 2): by a row whose scope needs an enabled block, which the runner calls on such
+a payload only, or else after the row's test of the block (`block_test`). A row's `check` tests
+its scope's gate first, for a caller that holds a callable.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from campaign_rules._campaign.document import Document
@@ -203,7 +204,9 @@ class RowCheck(RowJudge[Document]):
     """The check of one row, made of its pointers, its constraint and its deferrals.
 
     `deferred` gives, for each row the row defers to, its pointers and constraint; `gate`, the
-    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`). Called by the
+    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`); `block_test`,
+    for a row on the cycles block's members whose scope does not need it enabled, the test of
+    whether it is (`_rules.scope.cycles_enabled`): its members are read only then. Called by the
     runner (`judge`), on a subject its scope chose: it reports each value its constraint
     refuses, at its path, in the order of the row's pointers, object by object. `check` tests
     the gate first: the rule's `check`, for a caller that holds a callable.
@@ -220,6 +223,7 @@ class RowCheck(RowJudge[Document]):
         "_needed",
         "_one",
         "_says",
+        "block_test",
         "member_parent",
     )
 
@@ -230,9 +234,12 @@ class RowCheck(RowJudge[Document]):
         says: str,
         deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...],
         gate: GateTests = ((), ()),
+        block_test: Callable[[Document], bool] | None = None,
     ) -> None:
         self._needed = gate[0]
         self._excluded = gate[1]
+        self.block_test = block_test
+        _check_deferrals(pointers, deferred)
         keyword = constraint_check(constraint)
         groups: list[_Group] = []
         places: list[tuple[str | None, str]] = []
@@ -296,6 +303,9 @@ class RowCheck(RowJudge[Document]):
             if parent == _ROOT:
                 self._judge(None, doc.root, group.targets, findings)
             elif parent == _CYCLES:
+                block_test = self.block_test
+                if block_test is not None and not block_test(doc):
+                    continue
                 block = doc.object_at(_CYCLES_NAME)
                 if block is not None:
                     self._judge("cycles", block, group.targets, findings)
@@ -463,10 +473,7 @@ def _report_repeats(
 def _deferrals(
     pointer: str, deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...]
 ) -> tuple[Keyword | None, Keyword | None, Keyword | None]:
-    """What the rows deferred to refuse at `pointer`, at its array, and at its items.
-
-    Refuses, at import, a deferral to a row that judges none of them: it would leave nothing.
-    """
+    """What the rows deferred to refuse at `pointer`, at its array, and at its items."""
     left_if: list[Keyword] = []
     unread_if: list[Keyword] = []
     items_left_if: list[Keyword] = []
@@ -478,8 +485,21 @@ def _deferrals(
                 unread_if.append(constraint_check(constraint))
             elif theirs == f"{pointer}/*":
                 items_left_if.append(constraint_check(constraint))
-    if deferred and not (left_if or unread_if or items_left_if):
-        raise ValueError(
-            f"{pointer}: a row it defers to judges neither it, its array nor its items"
-        )
     return _joined(left_if), _joined(unread_if), _joined(items_left_if)
+
+
+def _check_deferrals(
+    pointers: tuple[str, ...],
+    deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...],
+) -> None:
+    """Refuse, at import, a deferral to a row that judges no pointer of a row, array or item.
+
+    It would leave the row nothing: a name spelt wrong in `defers_to`, or a row moved.
+    """
+    for their_pointers, _ in deferred:
+        if not any(
+            theirs in (pointer, f"{pointer}/*") or pointer == f"{theirs}/*"
+            for pointer in pointers
+            for theirs in their_pointers
+        ):
+            raise ValueError(f"{pointers}: a row it defers to judges none of them")

@@ -43,6 +43,7 @@ from campaign_rules._core.limits import (
     Bounds,
 )
 from campaign_rules._core.strict_json import BodyReading
+from campaign_rules._core.unicode import LONE_SURROGATE
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules import (
     body,
@@ -54,7 +55,6 @@ from campaign_rules._rules import (
     responses,
     schedule,
     shape,
-    text,
     update,
 )
 from campaign_rules._rules._common import with_article
@@ -261,7 +261,9 @@ CREATE_RULES: Final[tuple[Rule[Document], ...]] = (
     _row("retries.within_bounds", _400, "spec 2.1, 8", f"`retries` is {RETRIES.describe()}.", ("/retries",), _bounds(RETRIES), f"must be {RETRIES.describe()}"),
     _row("message_limit.within_bounds", _400, "spec 2.1, 8", f"`message_limit` is {MESSAGE_LIMIT.describe()}.", ("/message_limit",), _bounds(MESSAGE_LIMIT), f"must be {MESSAGE_LIMIT.describe()}"),
     Rule("channel.fields_match_integration_type", _400, "spec 4.1 rule 1, 7.3; D-channel-fields", "A channel-only field is sent only on its own channel.", fields.channel_fields_match_integration_type, _ALL),
-    Rule("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", text.free_text_is_unicode, _ALL, defers_to=("body.strings_are_unicode",)),
+    # The strings the campaign keeps that no other rule reads against an alphabet: any other
+    # string member is a format or an enumeration value, whose own row refuses a surrogate.
+    _row("text.free_text_is_unicode", _400, "D-lone-surrogates", "`name`, `integration_id`, the free-text members and each `cycles.filter_tags` item hold no lone surrogate.", ("/name", "/integration_id", "/description", "/first_message", "/template", "/template_alt", "/cycles/filter_tags/*"), {"unicodeText": True}, LONE_SURROGATE, _ALL, defers_to=("body.strings_are_unicode", "cycles.filter_lists_within_max_items", "cycles.filter_items_are_non_empty_strings")),
     _row("schedule.window_times_are_hh_mm", _400, "spec 2.3; D-time-format", "`startTime` and `stopTime` are 24-hour `HH:MM` times.", ("/scheduling/*/startTime", "/scheduling/*/stopTime", "/cycles/schedule/*/startTime", "/cycles/schedule/*/stopTime"), {"hhMm": True}, "must be a 24-hour time HH:MM, 00:00 to 23:59", _WINDOWS),
     Rule("schedule.window_starts_before_stop", _400, "D-time-format", "A window's `startTime` is before its `stopTime`.", schedule.window_starts_before_stop, _WINDOWS),
     Rule("cycles.enabled_only_on_phone_call", _400, "spec 2.1, 2.4 rule 2; D-error-keys", f"Cycles are enabled only on `{IntegrationType.PHONE_CALL.value}` campaigns.", cycles.enabled_only_on_phone_call, _CYCLES),
@@ -390,6 +392,10 @@ _check_scopes(LOOKUP_RULES)
 
 # The rule whose value of another JSON type a row's keywords pass (`_rules.keywords`).
 _TYPE_RULE: Final = "payload.members_have_json_types"
+# The gate of a row on the block's members whose scope may have a block that is not enabled.
+_BLOCK_NOT_ENABLED: Final = (
+    "the members of a cycles block are read only when it is enabled (spec 2.4 rule 2)"
+)
 
 
 def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
@@ -403,24 +409,34 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             rule.gates += tuple(_body_deferral(name) for name in rule.defers_to)
             _end_run(run)
             continue
-        deferred = tuple(by_id[name] for name in rule.defers_to)
+        body_rules = tuple(name for name in rule.defers_to if name not in by_id)
+        deferred = tuple(by_id[name] for name in rule.defers_to if name in by_id)
         gate = gate_tests(rule.scope)
-        # The plan reads the payload's `cycles` object as it is: a row on its members judges
-        # them only in a scope that needs an enabled block (spec 2.4 rule 2).
-        if any(split_pointer(pointer)[0] == "/cycles" for pointer in rule.pointers) and (
-            cycles_enabled not in gate[0]
-        ):
-            raise ValueError(f"{rule.id} reads the cycles block in a scope it may be disabled in")
+        # spec 2.4 rule 2: the members of a block that is not enabled are not read. A row on
+        # them in a scope that may have such a block tests it before reading them.
+        block_test = (
+            cycles_enabled
+            if any(split_pointer(pointer)[0] == "/cycles" for pointer in rule.pointers)
+            and cycles_enabled not in gate[0]
+            else None
+        )
         planned = RowCheck(
             rule.pointers,
             rule.constraint,
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
             gate,
+            block_test,
         )
         rule.check = planned.check
         rule.row = planned
-        rule.gates += _type_gates(rule) + tuple(_deferral(rule, other) for other in deferred)
+        if block_test is not None:
+            rule.gates += (Gate("scope", _BLOCK_NOT_ENABLED),)
+        rule.gates += (
+            _type_gates(rule)
+            + tuple(_deferral(rule, other) for other in deferred)
+            + tuple(_body_deferral(name) for name in body_rules)
+        )
         if run and (
             planned.member_parent != run[0][1].member_parent or rule.scope is not run[0][0].scope
         ):
