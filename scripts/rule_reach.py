@@ -533,7 +533,7 @@ class Index:
             walk.mark(TABLE, other)
             walk.follow(_row_arguments(other)["constraint"], Context(TABLE))
         # A row on the block's members in a scope that may have it disabled tests it first
-        # (`RowCheck`'s `block_test`): a gate of the row, on a fact `_core.limits` declares.
+        # (`RowCheck.tests_block`): a gate of the row, on a fact `_core.limits` declares.
         if _tests_the_block(rule):
             walk.entry(f"{SCOPE}:cycles_enabled")
         # What the row's own arguments read of `DATA_MODULES` so far is the row's data.
@@ -963,7 +963,7 @@ def _tests_the_block(rule: Rule[Document]) -> bool:
     """Whether the plan of row `rule` tests that the cycles block is enabled before reading it."""
     from campaign_rules._rules.plan import RowCheck
 
-    return isinstance(rule.row, RowCheck) and rule.row.block_test is not None
+    return isinstance(rule.row, RowCheck) and rule.row.tests_block
 
 
 def _keyword_classes(rule_id: str) -> list[tuple[str, str]]:

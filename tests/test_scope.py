@@ -164,7 +164,7 @@ def test_a_rule_of_any_table_shows_its_scope_as_a_gate() -> None:
     for rule in (rule for rules in tables for rule in rules):
         scope_gates = [gate.says for gate in rule.gates if gate.kind == "scope"]
         # A row on the cycles block in a scope that may have it disabled tests it too.
-        if isinstance(rule.row, RowCheck) and rule.row.block_test is not None:
+        if isinstance(rule.row, RowCheck) and rule.row.tests_block:
             assert scope_gates.pop() == table._BLOCK_NOT_ENABLED, rule.id
         if rule.scope is Scope.SUBJECT:
             assert scope_gates == [], rule.id
@@ -219,7 +219,7 @@ def test_a_row_on_the_cycles_block_reads_it_only_when_it_is_enabled() -> None:
     )
     table._plan_rows((row,))
     assert isinstance(row.row, RowCheck)
-    assert row.row.block_test is scope.cycles_enabled
+    assert row.row.tests_block
     assert [gate.says for gate in row.gates if gate.kind == "scope"] == [table._BLOCK_NOT_ENABLED]
     for enabled, fields in ((True, ["cycles.mode"]), (False, []), ("true", [])):
         body = Document(payload("phone_call", cycles={"enabled": enabled, "mode": ""}))
@@ -230,7 +230,7 @@ def test_a_row_on_the_cycles_block_reads_it_only_when_it_is_enabled() -> None:
     row.gates = ()
     table._plan_rows((row,))
     assert isinstance(row.row, RowCheck)
-    assert row.row.block_test is None
+    assert not row.row.tests_block
     findings = []
     row.check(Document(payload("phone_call", cycles={"enabled": True, "mode": ""})), findings)
     assert [finding.field for finding in findings] == ["cycles.mode"]

@@ -23,7 +23,7 @@ from campaign_rules._core.object_reading import MemberIs
 from campaign_rules._rules import reader
 from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
 from campaign_rules._rules.plan import RowCheck
-from campaign_rules._rules.scope import gate_tests
+from campaign_rules._rules.scope import cycles_enabled, gate_tests
 from campaign_rules._rules.table import Rule
 
 __all__ = ["READER_NAMES", "Piece", "code_of"]
@@ -69,8 +69,8 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
     # Its gate: the tests of the facts its scope reads, which decide whether it runs at all,
     # and a row's test of the cycles block before it reads its members.
     needed, excluded = gate_tests(rule.scope)
-    block_test = rule.row.block_test if isinstance(rule.row, RowCheck) else None
-    for test in (*needed, *excluded, *((block_test,) if block_test is not None else ())):
+    tests_block = isinstance(rule.row, RowCheck) and rule.row.tests_block
+    for test in (*needed, *excluded, *((cycles_enabled,) if tests_block else ())):
         _add(test.__module__, test.__name__, pieces, readers, seen)
     return pieces, readers
 

@@ -11,14 +11,14 @@ member's, and the windows of the schedules in force (as the `Document` read them
 stands for each item of an array (as the last segment) or each window of a schedule
 (`/scheduling/*/startTime`). The cycles block's members are read when it is enabled only
 (spec 2.4 rule 2): by a row whose scope needs an enabled block, which the runner calls on such
-a payload only, or else after the row's test of the block (`block_test`). A row's `check` tests
+a payload only, or else after the row's test of the block (`tests_block`). A row's `check` tests
 its scope's gate first, for a caller that holds a callable.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 from campaign_rules._campaign.document import Document
@@ -34,7 +34,7 @@ from campaign_rules._rules.keywords import (
 )
 from campaign_rules._rules.reader import as_string, item_path, member_path, read_list
 from campaign_rules._rules.row_calls import RowJudge, RunSkip
-from campaign_rules._rules.scope import GateTests
+from campaign_rules._rules.scope import GateTests, cycles_enabled
 
 __all__ = ["PARENTS", "MemberRun", "RowCheck", "split_pointer"]
 
@@ -166,33 +166,37 @@ class _Target:
 class _Group:
     """The targets of a row under one parent, in the row's order.
 
-    `lookup_names`: when the row judges a text by a set of texts (`Keyword.accepted`) and
-    every target has no deferral and lets `null` pass, the targets' names (the window's times),
-    else `None`: each value is then judged with nothing read of its target but its name.
-    `window_times`: when, besides, the names are a window's times in their order and the set
-    judges strings only, whether each time (`startTime`, `stopTime`) is a target, else `None`:
+    `names`: when every target judges one value (no items), has no deferral and lets `null`
+    pass, the targets' names, else `None`: each value is then judged with nothing read of its
+    target but its name (`RowCheck._judge_names`).
+    `window_times`: when, besides, the row judges a text by a set of texts (`Keyword.accepted`),
+    the names are a window's times in their order and the set judges strings only, whether each
+    time (`startTime`, `stopTime`) is a target, else `None`:
     each is then the text the window read of it (`Window.start`, `Window.stop`, `None` for a
     value that is no string, which such a set passes), with no look-up of its name.
     """
 
-    __slots__ = ("lookup_names", "parent", "targets", "window_times")
+    __slots__ = ("names", "parent", "targets", "window_times")
 
     def __init__(self, parent: int, targets: tuple[_Target, ...]) -> None:
         self.parent = parent
         self.targets = targets
-        self.lookup_names: list[str] | None = None
+        self.names: list[str] | None = None
         self.window_times: tuple[bool, bool] | None = None
 
     def settle(self) -> None:
-        """Note `lookup_names`, once every target is added."""
-        simple = self.targets[0].keyword.accepted is not None and all(
-            target.left_if is None and target.null_passes and not target.each_item
+        """Note `names` and `window_times`, once every target is added."""
+        simple = all(
+            target.left_if is None
+            and target.null_passes
+            and not (target.each_item or target.unique)
             for target in self.targets
         )
-        self.lookup_names = [target.name for target in self.targets] if simple else None
-        names = self.lookup_names
+        self.names = [target.name for target in self.targets] if simple else None
+        names = self.names
         if (
             names is not None
+            and self.targets[0].keyword.accepted is not None
             and self.parent in (_SCHEDULING_WINDOWS, _CYCLES_SCHEDULE_WINDOWS)
             and self.targets[0].keyword.json_type == "string"
             and names in ([START_TIME], [STOP_TIME], [START_TIME, STOP_TIME])
@@ -204,12 +208,12 @@ class RowCheck(RowJudge[Document]):
     """The check of one row, made of its pointers, its constraint and its deferrals.
 
     `deferred` gives, for each row the row defers to, its pointers and constraint; `gate`, the
-    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`); `block_test`,
-    for a row on the cycles block's members whose scope does not need it enabled, the test of
-    whether it is (`_rules.scope.cycles_enabled`): its members are read only then. Called by the
-    runner (`judge`), on a subject its scope chose: it reports each value its constraint
-    refuses, at its path, in the order of the row's pointers, object by object. `check` tests
-    the gate first: the rule's `check`, for a caller that holds a callable.
+    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`); `tests_block`,
+    for a row on the cycles block's members whose scope does not need it enabled, whether the
+    row tests that it is (`_rules.scope.cycles_enabled`): its members are read only then.
+    Called by the runner (`judge`), on a subject its scope chose: it reports each value its
+    constraint refuses, at its path, in the order of the row's pointers, object by object.
+    `check` tests the gate first: the rule's `check`, for a caller that holds a callable.
     """
 
     __slots__ = (
@@ -223,8 +227,8 @@ class RowCheck(RowJudge[Document]):
         "_needed",
         "_one",
         "_says",
-        "block_test",
         "member_parent",
+        "tests_block",
     )
 
     def __init__(
@@ -234,11 +238,11 @@ class RowCheck(RowJudge[Document]):
         says: str,
         deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...],
         gate: GateTests = ((), ()),
-        block_test: Callable[[Document], bool] | None = None,
+        tests_block: bool = False,
     ) -> None:
         self._needed = gate[0]
         self._excluded = gate[1]
-        self.block_test = block_test
+        self.tests_block = tests_block
         _check_deferrals(pointers, deferred)
         keyword = constraint_check(constraint)
         groups: list[_Group] = []
@@ -301,14 +305,13 @@ class RowCheck(RowJudge[Document]):
         for group in self._groups:
             parent = group.parent
             if parent == _ROOT:
-                self._judge(None, doc.root, group.targets, findings)
+                self._judge_group(None, doc.root, group, findings)
             elif parent == _CYCLES:
-                block_test = self.block_test
-                if block_test is not None and not block_test(doc):
+                if self.tests_block and not cycles_enabled(doc):
                     continue
                 block = doc.object_at(_CYCLES_NAME)
                 if block is not None:
-                    self._judge("cycles", block, group.targets, findings)
+                    self._judge_group("cycles", block, group, findings)
             else:
                 windows: list[Window] | None = (
                     doc.scheduling_windows
@@ -319,13 +322,10 @@ class RowCheck(RowJudge[Document]):
                     self._judge_windows(windows, group, findings)
 
     def _judge_windows(self, windows: list[Window], group: _Group, findings: list[Finding]) -> None:
-        """`_judge` each readable window of a schedule, in one loop (a window has no array)."""
-        targets = group.targets
-        names = group.lookup_names
-        # A row has one constraint: its targets share their keyword (see `_Group`).
-        keyword = targets[0].keyword
-        accepted = keyword.accepted
+        """`_judge_group` on each readable window of a schedule."""
         times = group.window_times
+        # A row has one constraint: its targets share their keyword (see `_Group`).
+        accepted = group.targets[0].keyword.accepted
         if times is not None and accepted is not None:  # the window's times: ten a body and more
             start_read, stop_read = times
             for window in windows:
@@ -335,28 +335,34 @@ class RowCheck(RowJudge[Document]):
                 if stop_read and stop is not None and stop not in accepted:
                     findings.append(self._found.at(window.path, STOP_TIME))
             return
-        if names is not None and accepted is not None:
-            for window in windows:
-                members = window.members
-                if members is None:
-                    continue
-                for name in names:
-                    value = members.get(name)
-                    if value is None:
-                        continue
-                    if value not in accepted if type(value) is str else keyword.refuses(value):
-                        findings.append(self._found.at(window.path, name))
-            return
         for window in windows:
             members = window.members
-            if members is None:
-                continue
-            for target in targets:
-                value = members.get(target.name)
-                if value is None and target.null_passes:
-                    continue
-                if _refused(target, value):
-                    findings.append(self._found.at(window.path, target.name))
+            if members is not None:
+                self._judge_group(window.path, members, group, findings)
+
+    def _judge_group(
+        self, path: str | None, members: dict[str, object], group: _Group, findings: list[Finding]
+    ) -> None:
+        """Judge the group's targets in the object at `path`, whose members are `members`.
+
+        By their names alone when the group has them (`_Group.names`), else target by target.
+        """
+        names = group.names
+        if names is None:
+            self._judge(path, members, group.targets, findings)
+            return
+        keyword = group.targets[0].keyword
+        accepted = keyword.accepted
+        for name in names:
+            value = members.get(name)
+            if value is None:
+                continue  # absent, or `null`, which every target lets pass
+            if (
+                value not in accepted
+                if accepted is not None and type(value) is str
+                else keyword.refuses(value)
+            ):
+                findings.append(self._found.at(path, name))
 
     def _judge(
         self,

@@ -414,11 +414,9 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
         gate = gate_tests(rule.scope)
         # spec 2.4 rule 2: the members of a block that is not enabled are not read. A row on
         # them in a scope that may have such a block tests it before reading them.
-        block_test = (
-            cycles_enabled
-            if any(split_pointer(pointer)[0] == "/cycles" for pointer in rule.pointers)
+        tests_block = (
+            any(split_pointer(pointer)[0] == "/cycles" for pointer in rule.pointers)
             and cycles_enabled not in gate[0]
-            else None
         )
         planned = RowCheck(
             rule.pointers,
@@ -426,11 +424,11 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
             gate,
-            block_test,
+            tests_block,
         )
         rule.check = planned.check
         rule.row = planned
-        if block_test is not None:
+        if tests_block:
             rule.gates += (Gate("scope", _BLOCK_NOT_ENABLED),)
         rule.gates += (
             _type_gates(rule)
