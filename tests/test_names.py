@@ -9,7 +9,7 @@ name a part of this project, and resolves each one:
   `_rules.validation`): the longest prefix that imports as a module, then each further part as
   an attribute; a name that starts with a private subpackage or module (`_core`, `_rules`) is
   read from the package root or from one of its subpackages;
-- an attribute of a class of the package (`Document.name_text`, `CreateResult.envelope()`);
+- an attribute of a class of the package (`Document.sites_clean`, `CreateResult.envelope()`);
 - a private name on its own (`_convert`, `_read_enabled_cycles`): a module of the package, or a
   name the file that writes it defines;
 - a path (`_core/limits.py`, `src/campaign_rules/_rules/`, `tests/cases/<rule>.json`): a file or
@@ -293,7 +293,7 @@ def test_a_name_that_does_not_exist_is_found(written: str) -> None:
         "`_core.limits.WHITESPACE`",
         "`campaign_rules.schema.catalogue()`",
         "`_rules.validation`",
-        "`Document.name_text`",
+        "`Document.sites_clean`",
         "`CreateResult.envelope()`",
         "`_core/limits.py`",
         "`strategies/`",

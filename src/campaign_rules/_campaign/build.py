@@ -48,13 +48,13 @@ def build_campaign(doc: Document) -> CampaignCreate:
     return construct(
         CampaignCreate,
         (
-            _checked(doc.name_text),
+            _checked(as_string(root.get("name"))),
             # The row `agent_id.is_uuid_v4` took its form: only its case is left to make.
             _checked(as_string(root.get("agent_id"))).lower(),
             _checked(doc.integration_id),
             _checked(doc.channel),
             as_string(root.get("description")),
-            _or_default(doc.timezone_text, DEFAULT_TIMEZONE),
+            _or_default(as_string(root.get("timezone")), DEFAULT_TIMEZONE),
             _or_default(as_integer(root.get("retries")), DEFAULT_RETRIES),
             _or_default(as_integer(root.get("message_limit")), DEFAULT_MESSAGE_LIMIT),
             as_string(root.get("first_message")),

@@ -39,13 +39,10 @@ from campaign_rules._core.unicode import has_surrogate
 __all__ = ["Document"]
 
 _CHANNELS: Final = {channel.value: channel for channel in IntegrationType}
-# The members read as text after the rows (the channel, the look-ups, `text.free_text_is_unicode`
-# and the campaign's making) are each read (and a str subclass copied) once, into an attribute
-# of the document (`Document.name_text`, ...), read as a field compiled. The rows of `name`,
-# `agent_id`, `integration_type` and `timezone` refuse every text over `NAME_MAX_LENGTH`
-# characters (a UUID, a channel and a zone name are shorter than a name), so a str subclass
-# there is copied only that far and one character more: such a body is refused whatever the
-# rest of the text holds (D-hostile-input).
+# The rows of `agent_id` and `integration_type` refuse every text over `NAME_MAX_LENGTH`
+# characters (a UUID and a channel are shorter than a name), so a str subclass there is copied
+# only that far and one character more: such a body is refused whatever the rest of the text
+# holds (D-hostile-input).
 _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # The weekdays in week order, read by index (see `_core.limits.FILTER_LISTS` on tuple types).
 _WEEKDAYS: Final[tuple[str, ...]] = WEEKDAYS
@@ -63,12 +60,9 @@ class Document(Payload):
     read against the campaign's shape, and `root`, its members (`{}` when the payload cannot be
     read).
 
-    Attributes, all read when the document is made but `agent_id` (a property):
-    `name_text`, `integration_type_text`, `timezone_text` and
-    `integration_id_text`: each member when it is a string, else `None` (the first three cut
-    after `NAME_MAX_LENGTH` + 1 characters, which their rules refuse as they would the whole);
+    Attributes, all read when the document is made but `agent_id` and `integration_id`
+    (properties, read by the look-ups only):
     `channel`: the `integration_type` when it is a supported one;
-    `integration_id`: the `integration_id` when it is a non-empty string;
     `cycles`: the facts of the `cycles` member, a `CyclesState` (`_campaign.cycles_state`);
     `directory`: the directory given, if any, and `lookups`: a `Lookups` asking it
     (`_campaign.lookups`) when there is one, else `None`;
@@ -86,19 +80,8 @@ class Document(Payload):
         self.directory = directory
         root = self.root_site
         members = self.root
-        self.name_text = as_string_head(members.get("name"), _TEXT_HEAD)
-        self.integration_type_text = as_string_head(members.get("integration_type"), _TEXT_HEAD)
-        self.timezone_text = as_string_head(members.get("timezone"), _TEXT_HEAD)
-        self.integration_id_text = as_string(members.get("integration_id"))
-
-        self.channel: IntegrationType | None = _CHANNELS.get(self.integration_type_text or "")
-        integration_id = self.integration_id_text
-        # Well-formed: not empty, and Unicode text, which a store can be asked for
-        # (D-lone-surrogates); an ASCII id is told at once.
-        self.integration_id: str | None = (
-            integration_id if integration_id and not has_surrogate(integration_id) else None
-        )
-
+        channel = as_string_head(members.get("integration_type"), _TEXT_HEAD)
+        self.channel: IntegrationType | None = _CHANNELS.get(channel or "")
         self.lookups: Lookups | None = (
             Lookups(directory, self.agent_id, self.integration_id)
             if directory is not None
@@ -121,11 +104,21 @@ class Document(Payload):
     def agent_id(self) -> str | None:
         """The `agent_id` in lower case when it is a well-formed UUID v4 (D-agent-id), else `None`.
 
-        Read when asked, by the look-ups and by the campaign built of a valid payload, rather
-        than for every payload: whether it is well-formed is the row `agent_id.is_uuid_v4`'s.
+        Read when asked, by the look-ups, rather than for every payload: whether it is
+        well-formed is the row `agent_id.is_uuid_v4`'s.
         """
         text = as_string_head(self.root.get("agent_id"), _TEXT_HEAD)
         return lower_case_uuid_v4(text) if text is not None else None
+
+    @property
+    def integration_id(self) -> str | None:
+        """The `integration_id` when it is well-formed: a non-empty string of Unicode text.
+
+        Unicode text, which a store can be asked for (D-lone-surrogates; an ASCII id is told at
+        once). Read when asked, by the look-ups and by the campaign built of a valid payload.
+        """
+        text = as_string(self.root.get("integration_id"))
+        return text if text and not has_surrogate(text) else None
 
     def _read_sites(self, raw_cycles: object) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.

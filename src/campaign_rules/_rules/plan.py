@@ -168,7 +168,7 @@ class _Group:
 
     `names`: when every target judges one value (no items), has no deferral and lets `null`
     pass, the targets' names, else `None`: each value is then judged with nothing read of its
-    target but its name (`RowCheck._judge_names`).
+    target but its name (`RowCheck._judge_group`).
     `window_times`: when, besides, the row judges a text by a set of texts (`Keyword.accepted`),
     the names are a window's times in their order and the set judges strings only, whether each
     time (`startTime`, `stopTime`) is a target, else `None`:
@@ -345,7 +345,7 @@ class RowCheck(RowJudge[Document]):
     ) -> None:
         """Judge the group's targets in the object at `path`, whose members are `members`.
 
-        By their names alone when the group has them (`_Group.names`), else target by target.
+        By their names alone when the group has them (its `names`), else target by target.
         """
         names = group.names
         if names is None:
