@@ -80,12 +80,15 @@ class TestFreeTextIsUnicode:
         body["cycles"]["filter_tags"] = [item]
         assert "text.free_text_is_unicode" not in {v.rule for v in validate_create(body).violations}
 
-    def test_a_str_subclass_is_read_as_the_text_it_holds(self) -> None:
+    @pytest.mark.parametrize("member", ["name", "description"])
+    def test_a_str_subclass_is_read_as_the_text_it_holds(self, member: str) -> None:
         class Text(str):
             pass
 
-        result = validate_create(payload(description=Text("a\ud800")))
-        assert (INVALID, "description", "text.free_text_is_unicode") in found(result)
+        # Past the name's length limit too, as an exact `str` is read.
+        for text in (Text("a\ud800"), Text("a" * 300 + "\ud800")):
+            result = validate_create(payload(**{member: text}))
+            assert (INVALID, member, "text.free_text_is_unicode") in found(result)
 
     def test_another_rules_member_is_left_to_it(self) -> None:
         assert found(validate_create(payload(timezone="\ud800"))) == [
