@@ -3,13 +3,15 @@
 The payload is read once, in one pass when the `Document` is made (its members by the object
 reading, `_core.object_reading`, of which a `Document` is a `Payload`): which objects are in
 force (the cycles block only when enabled, the cycles schedule only outside `cooldown` mode),
-what each holds, and the text of the members the rules read as text. What the cycles rules
+what each holds, and the campaign's channel. What the cycles rules
 read of the block is `_campaign.cycles_state`'s to read (whether it is enabled, and in which
 mode, is declared in `_core.limits`), and the server's answers to the look-ups
 `_campaign.lookups`' to ask: a `Document` holds one of each.
 
 Reading is eager and flat, with no per-object bookkeeping, because `validate_create` runs on
 every request: a rule then finds everything it needs already read (see benchmarks/README.md).
+The two ids are read when asked: only the look-ups and the campaign of a valid payload need
+them.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ class Document(Payload):
     read).
 
     Attributes, all read when the document is made but `agent_id` and `integration_id`
-    (properties, read by the look-ups only):
+    (properties, read when asked: by the look-ups, and `integration_id` by the campaign of a
+    valid payload too):
     `channel`: the `integration_type` when it is a supported one;
     `cycles`: the facts of the `cycles` member, a `CyclesState` (`_campaign.cycles_state`);
     `directory`: the directory given, if any, and `lookups`: a `Lookups` asking it
@@ -82,6 +85,9 @@ class Document(Payload):
         members = self.root
         channel = as_string_head(members.get("integration_type"), _TEXT_HEAD)
         self.channel: IntegrationType | None = _CHANNELS.get(channel or "")
+        # `integration_id`, once asked (a str subclass there is copied whole, so only once).
+        self._integration_id: str | None = None
+        self._integration_id_read = False
         self.lookups: Lookups | None = (
             Lookups(directory, self.agent_id, self.integration_id)
             if directory is not None
@@ -115,10 +121,15 @@ class Document(Payload):
         """The `integration_id` when it is well-formed: a non-empty string of Unicode text.
 
         Unicode text, which a store can be asked for (D-lone-surrogates; an ASCII id is told at
-        once). Read when asked, by the look-ups and by the campaign built of a valid payload.
+        once). Read when first asked, by the look-ups or by the campaign built of a valid
+        payload, and kept.
         """
-        text = as_string(self.root.get("integration_id"))
-        return text if text and not has_surrogate(text) else None
+        if self._integration_id_read:
+            return self._integration_id
+        found = _well_formed_id(self.root.get("integration_id"))
+        self._integration_id = found
+        self._integration_id_read = True
+        return found
 
     def _read_sites(self, raw_cycles: object) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.
@@ -195,3 +206,9 @@ class Document(Payload):
         if cycles is None:
             return scheduling if scheduling is not None else []
         return scheduling + cycles if scheduling is not None else cycles
+
+
+def _well_formed_id(value: object) -> str | None:
+    """`value` as a plain `str` when it is a non-empty string of Unicode text, else `None`."""
+    text = as_string(value)
+    return text if text and not has_surrogate(text) else None

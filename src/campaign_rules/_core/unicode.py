@@ -8,15 +8,24 @@ to the one character it encodes, so any surrogate code point in a decoded string
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, cast
 
-__all__ = ["LONE_SURROGATE", "SURROGATE_CHARACTER", "as_unicode_text", "has_surrogate"]
+__all__ = [
+    "LONE_SURROGATE",
+    "SURROGATE_CHARACTER",
+    "as_unicode_text",
+    "has_surrogate",
+    "string_has_surrogate",
+]
 
 # Spelt with `chr`: mypyc compiles no surrogate in a string literal.
 SURROGATE_CHARACTER: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
 # `str.isascii` bound once, a final name: compiled, one C call of the method, where
 # `text.isascii()` looked it up by name at each call (mypyc has no primitive for it).
 _IS_ASCII: Final = str.isascii
+# `str.encode` itself, for a `str` subclass: called through the method of `str`, so that no
+# override of the subclass runs.
+_ENCODE: Final = str.encode
 # What is said of a string holding one, by the rule of the text and by that of the value.
 LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 
@@ -33,6 +42,28 @@ def has_surrogate(text: str) -> bool:
         return False
     try:
         text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def string_has_surrogate(value: object) -> bool:
+    """Whether `value` is a JSON string holding a surrogate code point; any other value holds none.
+
+    A plain `str` is read by `has_surrogate`. A `str` subclass is read by the methods of `str`
+    (none of its own runs) and is not copied: an ASCII one is told at once, whatever its length,
+    and any other is encoded once, as a plain `str` is (D-hostile-input).
+    """
+    cls = type(value)
+    if cls is str:
+        return has_surrogate(value)  # type: ignore[arg-type]
+    if value is None or not issubclass(cls, str):
+        return False
+    text = cast("str", value)  # a subclass's instance, read below by `str`'s own methods
+    if _IS_ASCII(text):
+        return False
+    try:
+        _ENCODE(text, "utf-8")
     except UnicodeEncodeError:
         return True
     return False
