@@ -226,6 +226,8 @@ def test_a_row_on_the_cycles_block_reads_it_only_when_it_is_enabled() -> None:
         findings: list[Finding] = []
         row.check(body, findings)
         assert [finding.field for finding in findings] == fields, enabled
+    # Nor is it judged in a run of rows on one member each, which reads the block as it is.
+    assert row.row.member_parent is None
     row.scope = Scope.SCHEDULED_CYCLES
     row.gates = ()
     table._plan_rows((row,))

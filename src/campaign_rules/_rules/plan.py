@@ -264,7 +264,8 @@ class RowCheck(RowJudge[Document]):
         self._found = ReadyFindings(PathThen(says), places)
         # A row on one member of the payload or of the cycles block, whose `null` passes: the
         # common row, its target's parts and its finding read into fields of their own. On the
-        # payload, checked by `check_member`; consecutive ones are judged together (`MemberRun`).
+        # payload, checked by `check_member`; consecutive ones are judged together (`MemberRun`,
+        # which reads the block as it is: not for a row that must test it first).
         one = groups[0].targets[0]
         self.member_parent: int | None = (
             groups[0].parent
@@ -273,6 +274,7 @@ class RowCheck(RowJudge[Document]):
             and len(groups[0].targets) == 1
             and not (one.each_item or one.unique)
             and one.null_passes
+            and not tests_block
             else None
         )
         self._one = self.member_parent == _ROOT

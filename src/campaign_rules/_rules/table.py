@@ -492,8 +492,15 @@ def _type_gates(rule: Rule[Document]) -> tuple[Gate, ...]:
     types = sorted(
         {keyword.json_type for keyword in keyword_checks(rule.constraint or {})} - {"any"}
     )
+    # A row on items too (`text.free_text_is_unicode`) leaves an item's type to the rule it
+    # defers to for them, which its deferral gate names.
+    value = (
+        "a member's value"
+        if any(pointer.endswith("/*") for pointer in rule.pointers)
+        else "a value"
+    )
     return tuple(
-        Gate("type", f"a value that is not {with_article(kind)} is {_TYPE_RULE}'s", _TYPE_RULE)
+        Gate("type", f"{value} that is not {with_article(kind)} is {_TYPE_RULE}'s", _TYPE_RULE)
         for kind in types
     )
 
