@@ -208,9 +208,9 @@ class RowCheck(RowJudge[Document]):
     """The check of one row, made of its pointers, its constraint and its deferrals.
 
     `deferred` gives, for each row the row defers to, its pointers and constraint; `gate`, the
-    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`); `tests_block`,
-    for a row on the cycles block's members whose scope does not need it enabled, whether the
-    row tests that it is (`_rules.scope.cycles_enabled`): its members are read only then.
+    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`). `tests_block`:
+    whether the row tests that the cycles block is enabled (`_rules.scope.cycles_enabled`)
+    before it reads the block's members, as it does when its gate does not need that.
     Called by the runner (`judge`), on a subject its scope chose: it reports each value its
     constraint refuses, at its path, in the order of the row's pointers, object by object.
     `check` tests the gate first: the rule's `check`, for a caller that holds a callable.
@@ -238,11 +238,9 @@ class RowCheck(RowJudge[Document]):
         says: str,
         deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...],
         gate: GateTests = ((), ()),
-        tests_block: bool = False,
     ) -> None:
         self._needed = gate[0]
         self._excluded = gate[1]
-        self.tests_block = tests_block
         _check_deferrals(pointers, deferred)
         keyword = constraint_check(constraint)
         groups: list[_Group] = []
@@ -260,6 +258,12 @@ class RowCheck(RowJudge[Document]):
         for group in groups:
             group.settle()
         self._groups = tuple(groups)
+        # spec 2.4 rule 2: a block that is not enabled is not read. A scope that needs it
+        # enabled has tested it; any other leaves the test to the row.
+        tests_block = any(group.parent == _CYCLES for group in groups) and (
+            cycles_enabled not in self._needed
+        )
+        self.tests_block = tests_block
         self._says = says
         self._found = ReadyFindings(PathThen(says), places)
         # A row on one member of the payload or of the cycles block, whose `null` passes: the

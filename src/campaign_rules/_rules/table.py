@@ -59,12 +59,11 @@ from campaign_rules._rules import (
 )
 from campaign_rules._rules._common import with_article
 from campaign_rules._rules.keywords import keyword_checks
-from campaign_rules._rules.plan import MemberRun, RowCheck, split_pointer
+from campaign_rules._rules.plan import MemberRun, RowCheck
 from campaign_rules._rules.row_calls import RowJudge, RunSkip
 from campaign_rules._rules.scope import (
     POSSIBLE_FACTS,
     Scope,
-    cycles_enabled,
     gate_tests,
     reads_in,
 )
@@ -411,24 +410,18 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             continue
         body_rules = tuple(name for name in rule.defers_to if name not in by_id)
         deferred = tuple(by_id[name] for name in rule.defers_to if name in by_id)
-        gate = gate_tests(rule.scope)
-        # spec 2.4 rule 2: the members of a block that is not enabled are not read. A row on
-        # them in a scope that may have such a block tests it before reading them.
-        tests_block = (
-            any(split_pointer(pointer)[0] == "/cycles" for pointer in rule.pointers)
-            and cycles_enabled not in gate[0]
-        )
         planned = RowCheck(
             rule.pointers,
             rule.constraint,
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
-            gate,
-            tests_block,
+            gate_tests(rule.scope),
         )
         rule.check = planned.check
         rule.row = planned
-        if tests_block:
+        # spec 2.4 rule 2: a row on the block's members in a scope that may have it disabled
+        # tests it before reading them (`RowCheck.tests_block`).
+        if planned.tests_block:
             rule.gates += (Gate("scope", _BLOCK_NOT_ENABLED),)
         rule.gates += (
             _type_gates(rule)
