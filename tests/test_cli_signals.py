@@ -361,6 +361,41 @@ class _SignalsItselfWhenFreed:
             pass
 
 
+class _RaisesWhenFreed:
+    """An object whose finaliser raises `ValueError`: an error of the program, not a stop."""
+
+    def __del__(self) -> None:
+        raise ValueError("freed")
+
+
+def test_a_stop_raised_in_a_finaliser_is_not_printed_and_other_errors_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Python hands what a finaliser raises to `sys.unraisablehook`, which prints it: a stop's
+    # traceback on standard error, after the command's one line, was seen in CI.
+    from campaign_rules._cli.signals import Stopped, stop_on_signals, wait_ready
+
+    handed: list[type[BaseException] | None] = []
+    monkeypatch.setattr(
+        sys, "unraisablehook", lambda unraisable: handed.append(unraisable.exc_type)
+    )
+    read, write = os.pipe()
+    try:
+        with stop_on_signals():
+            freed: object = _RaisesWhenFreed()
+            del freed
+            freed = _SignalsItselfWhenFreed()
+            del freed
+            with pytest.raises(Stopped):
+                wait_ready(read, timeout=5)
+    finally:
+        os.close(read)
+        os.close(write)
+    assert handed == [ValueError]
+    hook = sys.unraisablehook
+    assert getattr(hook, "__name__", "") == "<lambda>"  # the hook it found, given back
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_stop_its_handler_raised_in_a_finaliser_still_ends_the_next_wait() -> None:
     # Python prints and drops what a finaliser raises, so the `Stopped` of a signal handled

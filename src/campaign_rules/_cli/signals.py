@@ -19,9 +19,10 @@ import contextlib
 import os
 import select
 import signal
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Final
 
@@ -48,8 +49,9 @@ _CAN_MASK: Final = hasattr(signal, "pthread_sigmask")
 _wake = -1
 # The stop signal whose handler ran while `stop_on_signals` runs; 0 before. Its `Stopped` may be
 # lost: a handler that runs in a finaliser (`__del__`, a weak reference's callback) raises
-# there, and Python prints and drops what a finaliser raises. Both signals are ignored by then,
-# so the next `wait_ready` raises it again, rather than wait for a signal that cannot come.
+# there, and Python drops what a finaliser raises (`sys.unraisablehook`, which would print it
+# on standard error: `_unraisable` keeps it quiet). Both signals are ignored by then, so the
+# next `wait_ready` raises it again, rather than wait for a signal that cannot come.
 _stopped = 0
 
 
@@ -82,6 +84,8 @@ def stop_on_signals() -> Iterator[None]:
     global _wake, _stopped  # one wake-up pipe for the process, as it has one handler
     _stopped = 0
     previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable(previous_hook)
     pipe = _wake_up_pipe()
     if pipe is not None:
         previous_wakeup = signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
@@ -91,12 +95,30 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        sys.unraisablehook = previous_hook
         _stopped = 0
         if pipe is not None:
             signal.set_wakeup_fd(previous_wakeup)
             _wake = -1
             for end in pipe:
                 os.close(end)
+
+
+def _unraisable(
+    previous: Callable[[sys.UnraisableHookArgs], object],
+) -> Callable[[sys.UnraisableHookArgs], object]:
+    """A hook that drops a `Stopped` raised in a finaliser, and passes anything else on.
+
+    The stop is not lost: the next `wait_ready` raises it again (`_stopped`); printed, it
+    would be a traceback on standard error where the command says one line.
+    """
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> object:
+        if isinstance(unraisable.exc_value, Stopped):
+            return None
+        return previous(unraisable)
+
+    return hook
 
 
 def _wake_up_pipe() -> tuple[int, int] | None:
