@@ -11,14 +11,15 @@ its row of the rule table and follows, with `ast`, every name of the package its
 functions it calls, the constants and bounds it compares with, the classes it makes, and the
 attributes it reads of the objects it is given, to every statement of the package that assigns
 such an attribute (the constructors of what it reads), with the conditions around it and the
-local values it is made of. A rule whose scope is not its whole subject adds its gate
-(`GATE`). The walk counts each place once, as the non-blank lines of its definition (of a
-statement, for an assignment), and the modules they are in. The generic parts, which every rule
-shares, are counted once, apart (`GENERIC`), and the walk stops at them: the runner, the plan
-builder, the reader's documented functions, the object reading, the keyword dispatch.
+local values it is made of. A rule that reads in some bodies only adds the facts its row
+names (`When`): a member fact's data, or the test of a fact no member holds. The walk counts
+each place once, as the non-blank lines of its definition (of a statement, for an
+assignment), and the modules they are in. The generic parts, which every rule shares, are
+counted once, apart (`GENERIC`), and the walk stops at them: the runner, the plan builder, the
+reader's documented functions, the object reading, the keyword dispatch, the facts' bits.
 
 A rule made with a function (`Rule(...)`) is read from its function. A row (`_row(...)`, no
-function of its own) is read from its pointers, its constraint, its scope and its deferrals;
+function of its own) is read from its pointers, its constraint, its facts and its deferrals;
 the keyword checks the plan makes of its constraint and of the rows it defers to (asked of
 the package, as the plan asks it: their class, its maker and `refuses`); and what the plan
 reads of the `Document` to find the values at its pointers (`PARENT_READS`), with the
@@ -126,22 +127,33 @@ GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.keywords:_BOUNDED",
     "campaign_rules._rules.keywords:_FLAGS",
     "campaign_rules._rules.scope:Scope",
+    "campaign_rules._rules.scope:_NEEDS",
     "campaign_rules._rules.scope:reads_in",
     "campaign_rules._rules.scope:POSSIBLE_FACTS",
     "campaign_rules._rules.scope:FACTS_INDEXES",
+    "campaign_rules._rules.scope:FACTS",
     "campaign_rules._rules.scope:FACT_TESTS",
+    "campaign_rules._rules.scope:ENABLED_BLOCK",
+    "campaign_rules._rules.scope:_IN_COOLDOWN_MODE",
     "campaign_rules._rules.scope:facts_of",
+    "campaign_rules._rules.scope:When",
+    "campaign_rules._rules.scope:ALWAYS",
+    "campaign_rules._rules.scope:_bits",
+    "campaign_rules._rules.scope:_said",
 )
 # The reader: its documented functions are where a walk stops, and are counted with it.
 READER = "campaign_rules._rules.reader"
 KEYWORDS = "campaign_rules._rules.keywords"
-# A row whose scope is not its whole subject runs only on the bodies whose facts its scope
-# needs: what each scope needs of the facts (`_NEEDS`) and the tests of the facts it names
-# (`gate_tests`) decide whether it fires. `facts_of`, which only joins every test's answer
-# into the bits the runner indexes by, is the runner's.
-GATE: tuple[str, ...] = ("campaign_rules._rules.scope:_NEEDS",)
-SCOPE = "campaign_rules._rules.scope"
-WHOLE_SUBJECT = "_ALL"
+# A rule that reads in some bodies only runs on those with the facts its row names (`When`),
+# which the walk follows from the row: a member fact to its data (`_core.limits`), a fact no
+# member holds to its test. The rest is generic: the bits of the facts and the test of each
+# member fact, made of its data by the object reading (`FACTS`, `FACT_TESTS`); `facts_of`,
+# which joins every test's answer into the bits the runner indexes by; and the `Scope` that
+# names a set of facts (`_NEEDS`), which decides nothing. A row on the block's members that
+# reads in bodies without an enabled block tests the block first (`RowCheck.tests_block`):
+# the plan's test, of the fact `BLOCK_ENABLED` declares.
+LIMITS = "campaign_rules._core.limits"
+BLOCK_ENABLED = f"{LIMITS}:CYCLES_ENABLED"
 # What the plan reads of the `Document` to find the values of a row's pointers, by the parent
 # of a pointer (`_rules.plan.PARENTS`). The windows are the document's, read when it is made,
 # so their constructors decide which values a row judges (a window too large to read, or of a
@@ -176,9 +188,9 @@ PARENT_READS: dict[str, tuple[str, ...]] = {
 # reads there: the facts its scope tests are declared in `_core.limits` (`CYCLES_ENABLED`, and
 # `COOLDOWN_MODE` with the mode's wire value).
 DATA_MODULES = ("campaign_rules._core.limits", "campaign_rules._core.enums")
-# The arguments of `_row(id, key, source, summary, pointers, constraint, says, scope,
+# The arguments of `_row(id, key, source, summary, pointers, constraint, says, when,
 # defers_to)` that decide a verdict (the summary and the message say it, and decide nothing).
-_ROW_ARGUMENTS = {"pointers": 4, "constraint": 5, "scope": 7, "defers_to": 8}
+_ROW_ARGUMENTS = {"pointers": 4, "constraint": 5, "when": 7, "defers_to": 8}
 # Methods that make an object: reaching a class by a call reads these with its class body.
 _MAKERS = ("__init__", "__new__", "__attrs_post_init__", "__post_init__")
 _CONTAINERS = frozenset({"list", "tuple", "Sequence", "set", "frozenset", "Iterable"})
@@ -482,26 +494,12 @@ class Index:
         row, is_row = _row(self.module(TABLE), rule_id)
         walk.mark(TABLE, row)
         if is_row:
-            scope = self.row_rule(walk, rule_id, row)
+            self.row_rule(walk, rule_id, row)
         else:
-            check, scope = row.args[4], row.args[5] if len(row.args) > 5 else None
+            check, when = row.args[4], row.args[5] if len(row.args) > 5 else None
             walk.follow(check, Context(TABLE))
-            if scope is not None:
-                walk.follow(scope, Context(TABLE))
-        if scope is not None and not (isinstance(scope, ast.Name) and scope.id == WHOLE_SUBJECT):
-            before = {module: set(walk.reach.lines.get(module, set())) for module in DATA_MODULES}
-            for entry in GATE:
-                walk.entry(entry)
-            from campaign_rules._rules.scope import gate_tests
-
-            needed, excluded = gate_tests(_table_rule(rule_id).scope)
-            for test in (*needed, *excluded):
-                walk.entry(f"{SCOPE}:{test.__name__}")
-            # What a row's gate reads first of `DATA_MODULES` is the row's data too: the facts
-            # it tests are declared there (`_core.limits.CYCLES_ENABLED`).
-            for module in DATA_MODULES if is_row else ():
-                added = walk.reach.lines.get(module, set()) - before[module]
-                walk.data_lines.setdefault(module, set()).update(added)
+            if when is not None:
+                walk.follow(when, Context(TABLE))
         for entry in declared:
             walk.entry(entry)
         for module in DATA_MODULES:
@@ -510,20 +508,17 @@ class Index:
                 walk.reach.data_modules.add(module)
         return walk.reach
 
-    def row_rule(self, walk: _Walk, rule_id: str, row: ast.Call) -> ast.expr | None:
-        """Count a row's reading past its lines; its scope, or None for its whole subject.
+    def row_rule(self, walk: _Walk, rule_id: str, row: ast.Call) -> None:
+        """Count a row's reading past its lines.
 
-        Its pointers, constraint and deferrals with what they name; the keyword checks the plan
-        makes of its constraint and of the rows it defers to; and what the plan reads of the
-        `Document` to find the values at its pointers (`PARENT_READS`).
+        Its pointers, constraint, facts (`When`) and deferrals with what they name; the keyword
+        checks the plan makes of its constraint and of the rows it defers to; and what the plan
+        reads of the `Document` to find the values at its pointers (`PARENT_READS`).
         """
         given = _row_arguments(row)
         for name in ("pointers", "constraint", "defers_to"):
             if name in given:
                 walk.follow(given[name], Context(TABLE))
-        scope = given.get("scope")
-        if scope is not None:
-            walk.follow(scope, Context(TABLE))
         rule = _table_rule(rule_id)
         rows = {other.id for other in _create_rules() if other.constraint is not None}
         # A body rule it defers to judges only a text, which the runner leaves the row out
@@ -535,18 +530,24 @@ class Index:
         # A row on the block's members in a scope that may have it disabled tests it first
         # (`RowCheck.tests_block`): a gate of the row, on a fact `_core.limits` declares.
         if _tests_the_block(rule):
-            walk.entry(f"{SCOPE}:cycles_enabled")
+            walk.entry(BLOCK_ENABLED)
+        # The member facts its `When` names are declared in `_core.limits`: the row's data.
+        for fact in (*rule.when.needs, *rule.when.unless):
+            if not callable(fact):
+                walk.entry(f"{LIMITS}:{_declared_name(fact)}")
         # What the row's own arguments read of `DATA_MODULES` so far is the row's data.
         walk.data_lines = {
             module: set(walk.reach.lines.get(module, set())) for module in DATA_MODULES
         }
+        # Its `When`: a fact no member holds is read with what its test reads.
+        if "when" in given:
+            walk.follow(given["when"], Context(TABLE))
         for module, cls in _keyword_classes(rule_id):
             walk.definition(module, cls, made=True)
             walk.method(module, cls, "refuses")
         for pointer in rule.pointers:
             for entry in PARENT_READS[_parent_of(pointer)]:
                 walk.entry(entry)
-        return scope
 
     def reader_exports(self) -> frozenset[tuple[str, str]]:
         """The definitions the reader documents, where they are defined (`_core.json`)."""
@@ -875,7 +876,13 @@ def _defined_names(node: ast.stmt) -> list[str]:
 
 
 def _targets(node: ast.stmt) -> list[ast.expr | None]:
-    return [*node.targets] if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    """What an assignment assigns to, a tuple's items one by one (`a.x, a.y = ...`)."""
+    targets = [*node.targets] if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    return [
+        item
+        for target in targets
+        for item in (target.elts if isinstance(target, ast.Tuple) else [target])
+    ]
 
 
 def _store_target(node: ast.stmt, attribute: str) -> ast.Attribute | None:
@@ -957,6 +964,13 @@ def _create_rules() -> tuple[Rule[Document], ...]:
     from campaign_rules._rules.table import CREATE_RULES
 
     return CREATE_RULES
+
+
+def _declared_name(fact: object) -> str:
+    """The name `_core.limits` declares a member fact by (`CYCLES_ENABLED`)."""
+    from campaign_rules._core import limits
+
+    return next(name for name, value in vars(limits).items() if value is fact)
 
 
 def _tests_the_block(rule: Rule[Document]) -> bool:

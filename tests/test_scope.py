@@ -17,13 +17,17 @@ from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules import scope, table, validation
 from campaign_rules._rules.plan import RowCheck
+from campaign_rules._core.limits import COOLDOWN_MODE, CYCLES_ENABLED
 from campaign_rules._rules.scope import (
+    ENABLED_BLOCK,
     FACT_TESTS,
     FACTS_INDEXES,
     POSSIBLE_FACTS,
     Scope,
+    When,
     facts_of,
     reads_in,
+    windows_in_force,
 )
 from campaign_rules._rules.table import CREATE_RULES, LOOKUP_RULES, Rule
 from tests import strategies_support as parts
@@ -66,17 +70,34 @@ def test_the_rows_of_every_other_table_read_their_whole_subject() -> None:
 
 
 def test_a_rule_that_could_run_for_no_body_is_refused() -> None:
-    rule = Rule("cycles.x", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", _nothing)
-    rule.scope = Scope.WINDOWS
-    needs = scope._NEEDS[Scope.WINDOWS]
-    # A scope needing the cooldown mode of a block that is not enabled: no body has it.
-    scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._CYCLES_ENABLED)
-    try:
-        with pytest.raises(ValueError, match=r"cycles\.x reads"):
-            table._check_scopes((rule,))  # type: ignore[arg-type]
-    finally:
-        scope._NEEDS[Scope.WINDOWS] = needs
+    when = When(windows_in_force)
+    rule = Rule("cycles.x", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", _nothing, when)
     table._check_scopes((rule,))  # type: ignore[arg-type]
+    # Facts needing the cooldown mode of a block that is not enabled: no body has them.
+    when.needed = scope._COOLDOWN_MODE
+    when.excluded = scope._CYCLES_ENABLED
+    with pytest.raises(ValueError, match=r"cycles\.x reads"):
+        table._check_scopes((rule,))  # type: ignore[arg-type]
+
+
+def test_a_rule_names_facts_a_scope_names() -> None:
+    assert When(CYCLES_ENABLED, COOLDOWN_MODE).scope is Scope.COOLDOWN_CYCLES
+    assert When(CYCLES_ENABLED, unless=(COOLDOWN_MODE,)).scope is Scope.SCHEDULED_CYCLES
+    assert When().scope is Scope.SUBJECT
+    # The mode alone, or a fact no body has: no scope names them, and the table is refused.
+    with pytest.raises(ValueError, match="no scope names the facts `/cycles/mode` is"):
+        When(COOLDOWN_MODE)
+    with pytest.raises(ValueError, match="is no fact"):
+        When(("/cycles/enabled", False))
+
+
+def test_a_rule_s_facts_are_said_by_their_pointers_and_values() -> None:
+    assert When(CYCLES_ENABLED, unless=(COOLDOWN_MODE,)).says() == (
+        f"{Scope.SCHEDULED_CYCLES.value}: `/cycles/enabled` is `true` and `/cycles/mode` is not"
+        ' `"cooldown"`'
+    )
+    assert When(windows_in_force).says_facts() == "`windows_in_force` holds"
+    assert When().says() == Scope.SUBJECT.value
 
 
 def test_the_id_decides_nothing() -> None:
@@ -89,7 +110,7 @@ def test_the_id_decides_nothing() -> None:
         "a test",
         "A rule.",
         _nothing,
-        Scope.ENABLED_CYCLES,
+        When(CYCLES_ENABLED),
     )
     derived = validation._by_facts((anywhere, in_block))  # type: ignore[arg-type]
     without_cycles = derived[facts_of(Document(payload("phone_call")))]
@@ -141,12 +162,12 @@ def test_a_directory_is_the_look_ups_fact() -> None:
 )
 @pytest.mark.parametrize("directory", [None, FakeDirectory()])
 def test_the_facts_are_the_answers_of_their_tests(body: object, directory: object) -> None:
-    # `facts_of` calls each fact's test by name; `FACT_TESTS`, which the rule-reach script and
-    # the gates read, must name the same test for each fact.
+    # `facts_of` calls each fact's test by name; `FACT_TESTS`, which a row's `check` and
+    # `When.tests` read, must name the same test for each fact.
     # It asks the mode of an enabled block only, which every scope reads the same way.
     doc = Document(body, directory)  # type: ignore[arg-type]
     told = sum(bit for bit, test in FACT_TESTS.items() if test(doc))
-    if scope.cycles_enabled(doc):
+    if ENABLED_BLOCK.holds(doc):
         assert facts_of(doc) == told
     else:
         assert facts_of(doc) == told & ~scope._COOLDOWN_MODE
@@ -169,7 +190,8 @@ def test_a_rule_of_any_table_shows_its_scope_as_a_gate() -> None:
         if rule.scope is Scope.SUBJECT:
             assert scope_gates == [], rule.id
         else:
-            assert scope_gates == [rule.scope.value], rule.id
+            assert scope_gates == [rule.when.says()], rule.id
+            assert scope_gates[0].startswith(f"{rule.scope.value}: `"), rule.id
     assert all(rule.gates for rule in LOOKUP_RULES)
 
 
@@ -178,8 +200,9 @@ def test_the_cycles_facts_and_the_cycles_state_read_one_declaration(wire: object
     # `_core.limits` declares the two facts once: the scopes read them of the payload, the
     # cycles state of the block, and the two agree on any body.
     doc = Document(wire)
-    assert scope.cycles_enabled(doc) is (doc.cycles.block is not None)
-    assert (scope.cycles_enabled(doc) and scope.cooldown_mode(doc)) is doc.cycles.in_cooldown_mode
+    enabled, cooldown = FACT_TESTS[scope._CYCLES_ENABLED], FACT_TESTS[scope._COOLDOWN_MODE]
+    assert enabled(doc) is (doc.cycles.block is not None)
+    assert (enabled(doc) and cooldown(doc)) is doc.cycles.in_cooldown_mode
 
 
 @pytest.mark.parametrize(
@@ -199,8 +222,8 @@ def test_each_cycles_fact_is_its_member_s_value(
     cycles: object, enabled: bool, cooldown: bool
 ) -> None:
     doc = Document(payload("phone_call", cycles=cycles))
-    assert scope.cycles_enabled(doc) is enabled
-    assert scope.cooldown_mode(doc) is cooldown
+    assert FACT_TESTS[scope._CYCLES_ENABLED](doc) is enabled
+    assert FACT_TESTS[scope._COOLDOWN_MODE](doc) is cooldown
     # The scopes of the cooldown mode need both facts.
     assert reads_in(Scope.COOLDOWN_CYCLES, facts_of(doc)) is (enabled and cooldown)
 
@@ -228,7 +251,7 @@ def test_a_row_on_the_cycles_block_reads_it_only_when_it_is_enabled() -> None:
         assert [finding.field for finding in findings] == fields, enabled
     # Nor is it judged in a run of rows on one member each, which reads the block as it is.
     assert row.row.member_parent is None
-    row.scope = Scope.SCHEDULED_CYCLES
+    row.when = When(CYCLES_ENABLED, unless=(COOLDOWN_MODE,))
     row.gates = ()
     table._plan_rows((row,))
     assert isinstance(row.row, RowCheck)
@@ -246,10 +269,14 @@ def test_a_scoped_row_s_code_shows_the_facts_its_gate_tests_as_declared() -> Non
     declared = {(piece.module, piece.name): piece.source for piece in pieces if piece.declaration}
     assert declared[("campaign_rules._core.limits", "CYCLES_ENABLED")].startswith("CYCLES_ENABLED")
     assert '"/cycles/mode"' in declared[("campaign_rules._core.limits", "COOLDOWN_MODE")]
-    assert ("campaign_rules._rules.scope", "_ENABLED") in declared
     names = [piece.name for piece in pieces]
-    # Each fact after the test that reads it, and the mode's enumeration after the fact.
-    assert names.index("cycles_enabled") < names.index("CYCLES_ENABLED")
+    # The facts after the keyword's check, and the mode's enumeration after its fact; no test
+    # of the package's own reads them but the object reading's (`MemberIs`).
+    assert names.index("NullType") < names.index("CYCLES_ENABLED") < names.index("COOLDOWN_MODE")
     assert names.index("COOLDOWN_MODE") < names.index("CyclesMode")
+    assert not any(piece.module == "campaign_rules._rules.scope" for piece in pieces)
+    # A fact no member holds is shown by its test.
+    windows = next(rule for rule in CREATE_RULES if rule.id == "schedule.window_starts_before_stop")
+    assert "windows_in_force" in [piece.name for piece in code_of(windows)[0]]
     unscoped = next(rule for rule in CREATE_RULES if rule.id == "retries.within_bounds")
     assert not any(piece.declaration for piece in code_of(unscoped)[0])

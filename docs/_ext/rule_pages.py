@@ -29,7 +29,7 @@ from campaign_rules._export import check_code, sources
 from campaign_rules._export.catalogue import _OTHER_HEADER, OTHER_CHECKS, _escape_cell
 from campaign_rules._export.clauses import Clause, cited_clauses, clauses
 from campaign_rules._export.trace import decision_clauses
-from campaign_rules._rules import scope, table
+from campaign_rules._rules import table
 from campaign_rules._rules.keywords import VOCABULARY
 from campaign_rules.schema import RuleInfo, catalogue
 
@@ -195,14 +195,11 @@ def _row_and_gates(rule: table.Rule[Any]) -> list[str]:
         for gate in rule.gates:
             owner = f" ({{doc}}`{gate.rule}`)" if gate.rule else ""
             lines.append(f"- {gate.kind}: {gate.says}{owner}")
-        needed, excluded = scope.gate_tests(rule.scope)
-        if needed or excluded:
-            holds = " and ".join(f"`{test.__name__}`" for test in needed)
+        if rule.when.needs:
             lines += [
                 "",
-                f"It runs on a body where {holds or 'anything'} holds"
-                + "".join(f" and `{test.__name__}` does not" for test in excluded)
-                + ": those tests of the body's facts are in its code below.",
+                f"It runs on a body where {rule.when.says_facts()}: the facts it reads in, "
+                "as its row declares them (`When`), are in its code below.",
             ]
     else:
         lines.append("None: it reads its whole subject.")

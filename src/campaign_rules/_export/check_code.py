@@ -4,8 +4,9 @@ For a rule with a function: the function, then every function and class of the p
 calls, and what they call, down to the reader (`_rules.reader`), whose functions are named and
 linked to its page rather than shown again. For a row: the keyword checks of its constraint
 and of the rows it defers to (`_rules.keywords`), then what they call, the same way. Then, for
-a rule whose scope is not its whole subject, the tests of the facts its scope reads
-(`_rules.scope.gate_tests`), which decide whether it runs. A function shown is followed by the
+a rule that reads in some bodies only, the facts it reads in (`_rules.scope.When`), which decide
+whether it runs: a fact no member holds by its test, a member fact as `_core.limits` declares
+it. A function shown is followed by the
 facts it reads that are declared as data (a `MemberIs`, and what it is made of, such as
 `_core.limits.CYCLES_ENABLED`). The generic runner and plan (`_rules.runner`, `_rules.plan`)
 are shown once, on the reader's page, not on every rule's. Read from the source files, so that
@@ -19,11 +20,12 @@ import importlib
 from pathlib import Path
 from typing import Any, Final
 
+from campaign_rules._core import limits
+from campaign_rules._core.limits import CYCLES_ENABLED
 from campaign_rules._core.object_reading import MemberIs
 from campaign_rules._rules import reader
 from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
 from campaign_rules._rules.plan import RowCheck
-from campaign_rules._rules.scope import cycles_enabled, gate_tests
 from campaign_rules._rules.table import Rule
 
 __all__ = ["READER_NAMES", "Piece", "code_of"]
@@ -66,12 +68,16 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
         for keyword in _keywords_of(rule):
             cls = type(keyword)
             _add(cls.__module__, cls.__name__, pieces, readers, seen)
-    # Its gate: the tests of the facts its scope reads, which decide whether it runs at all,
-    # and a row's test of the cycles block before it reads its members.
-    needed, excluded = gate_tests(rule.scope)
+    # Its gate: the facts it reads in, which decide whether it runs at all, and a row's test of
+    # the cycles block before it reads its members.
     tests_block = isinstance(rule.row, RowCheck) and rule.row.tests_block
-    for test in (*needed, *excluded, *((cycles_enabled,) if tests_block else ())):
-        _add(test.__module__, test.__name__, pieces, readers, seen)
+    when = rule.when
+    for fact in (*when.needs, *when.unless, *((CYCLES_ENABLED,) if tests_block else ())):
+        if callable(fact):
+            _add(fact.__module__, fact.__name__, pieces, readers, seen)
+        else:  # told by the object reading's `MemberIs`, made of its data
+            name = next(name for name, value in vars(limits).items() if value is fact)
+            _add_declaration(limits.__name__, name, pieces, readers, seen)
     return pieces, readers
 
 

@@ -25,6 +25,7 @@ from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
 from campaign_rules._campaign.sites import WINDOW_PATHS, Window
 from campaign_rules._core.findings import PathThen, ReadyFindings
+from campaign_rules._core.limits import CYCLES_ENABLED
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules.keywords import (
     AllOf,
@@ -34,7 +35,7 @@ from campaign_rules._rules.keywords import (
 )
 from campaign_rules._rules.reader import as_string, item_path, member_path, read_list
 from campaign_rules._rules.row_calls import RowJudge, RunSkip
-from campaign_rules._rules.scope import GateTests, cycles_enabled
+from campaign_rules._rules.scope import ALWAYS, ENABLED_BLOCK, When
 
 __all__ = ["PARENTS", "MemberRun", "RowCheck", "split_pointer"]
 
@@ -207,10 +208,10 @@ class _Group:
 class RowCheck(RowJudge[Document]):
     """The check of one row, made of its pointers, its constraint and its deferrals.
 
-    `deferred` gives, for each row the row defers to, its pointers and constraint; `gate`, the
-    tests of the facts its scope needs and excludes (`_rules.scope.gate_tests`). `tests_block`:
-    whether the row tests that the cycles block is enabled (`_rules.scope.cycles_enabled`)
-    before it reads the block's members, as it does when its gate does not need that.
+    `deferred` gives, for each row the row defers to, its pointers and constraint; `when`, the
+    facts of a body the row reads in (`_rules.scope.When`). `tests_block`: whether the row tests
+    that the cycles block is enabled (`CYCLES_ENABLED`, by `_rules.scope.ENABLED_BLOCK`) before
+    it reads the block's members, as it does when it reads in bodies without that fact.
     Called by the runner (`judge`), on a subject its scope chose: it reports each value its
     constraint refuses, at its path, in the order of the row's pointers, object by object.
     `check` tests the gate first: the rule's `check`, for a caller that holds a callable.
@@ -237,10 +238,9 @@ class RowCheck(RowJudge[Document]):
         constraint: Mapping[str, object],
         says: str,
         deferred: tuple[tuple[tuple[str, ...], Mapping[str, object]], ...],
-        gate: GateTests = ((), ()),
+        when: When = ALWAYS,
     ) -> None:
-        self._needed = gate[0]
-        self._excluded = gate[1]
+        self._needed, self._excluded = when.tests()
         _check_deferrals(pointers, deferred)
         keyword = constraint_check(constraint)
         groups: list[_Group] = []
@@ -258,10 +258,10 @@ class RowCheck(RowJudge[Document]):
         for group in groups:
             group.settle()
         self._groups = tuple(groups)
-        # spec 2.4 rule 2: a block that is not enabled is not read. A scope that needs it
-        # enabled has tested it; any other leaves the test to the row.
+        # spec 2.4 rule 2: a block that is not enabled is not read. A row that reads in enabled
+        # blocks only has it tested; any other tests it itself.
         tests_block = any(group.parent == _CYCLES for group in groups) and (
-            cycles_enabled not in self._needed
+            CYCLES_ENABLED not in when.needs
         )
         self.tests_block = tests_block
         self._says = says
@@ -313,7 +313,7 @@ class RowCheck(RowJudge[Document]):
             if parent == _ROOT:
                 self._judge_group(None, doc.root, group, findings)
             elif parent == _CYCLES:
-                if self.tests_block and not cycles_enabled(doc):
+                if self.tests_block and not ENABLED_BLOCK.holds(doc):
                     continue
                 block = doc.object_at(_CYCLES_NAME)
                 if block is not None:

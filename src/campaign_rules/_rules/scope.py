@@ -1,36 +1,40 @@
 """What a rule reads, as the rule table declares it, and the facts of a body that decide it.
 
-Each row of the rule table names its rule's `Scope`: what of its subject the rule reads. A
-rule runs on a subject that has what it reads, and on no other: it would find nothing there.
-For a creation body, what it has is a few facts, each told by a test of its own (`facts_of`):
-whether every object in force is clean, whether the cycles block is enabled and in which mode
-(facts `_core.limits` declares as data), whether a window is in force, whether a directory is
-given. The runner derives
-from the scope column alone which rules run for each set of facts (`_rules.validation`); every
-other table's rows read their whole subject (`Scope.SUBJECT`, the default).
+Each row of the rule table says in which bodies its rule reads (`When`): the facts a body must
+have, and those it must not. A rule runs on a body with those facts, and on no other: it would
+find nothing there. A fact is a member of the payload holding a JSON value, declared as data in
+`_core.limits` (`CYCLES_ENABLED`: `/cycles/enabled` is `true`) and told by the object reading
+(`MemberIs`); or, for what no member says (whether every object in force is clean, whether a
+window is in force, whether a directory is given), a test of its own. A body's facts are bits
+(`facts_of`); the runner derives from the rows alone which rules run for each set of them
+(`_rules.validation`). The facts a rule reads in are named by a `Scope`, which says them in
+words; every other table's rows read their whole subject (`Scope.SUBJECT`, the default).
 """
 
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Callable
 from typing import Final
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.limits import COOLDOWN_MODE, CYCLES_ENABLED
-from campaign_rules._core.object_reading import MemberIs, Payload
+from campaign_rules._core.object_reading import MemberIs
 
 __all__ = [
+    "ALWAYS",
+    "ENABLED_BLOCK",
+    "FACTS",
     "FACTS_INDEXES",
     "FACT_TESTS",
     "POSSIBLE_FACTS",
+    "Fact",
     "GateTests",
     "Scope",
-    "cooldown_mode",
-    "cycles_enabled",
+    "When",
     "directory_given",
     "facts_of",
-    "gate_tests",
     "reads_in",
     "sites_not_clean",
     "windows_in_force",
@@ -47,7 +51,7 @@ FACTS_INDEXES: Final = 32
 
 
 class Scope(enum.Enum):
-    """What a rule reads of its subject; the value says it in words."""
+    """The name of the facts a rule reads in; the value says them in words."""
 
     SUBJECT = "its whole subject"
     UNCLEAN_SITES = "the objects in force, when one of them is not clean (`Document.sites_clean`)"
@@ -58,7 +62,7 @@ class Scope(enum.Enum):
     DIRECTORY = "the server's records, through a directory (spec 4.1 rules 3 and 4)"
 
 
-# What a scope needs of the facts, and what it cannot have.
+# The facts each scope names: those a body has, and those it has not.
 _NEEDS: Final[dict[Scope, tuple[int, int]]] = {
     Scope.SUBJECT: (0, 0),
     Scope.UNCLEAN_SITES: (_SITES_NOT_CLEAN, 0),
@@ -77,34 +81,14 @@ POSSIBLE_FACTS: Final[tuple[int, ...]] = tuple(
 
 
 def reads_in(scope: Scope, facts: int) -> bool:
-    """Whether a body of `facts` has what a rule of `scope` reads."""
+    """Whether a body of `facts` has the facts `scope` names."""
     needs, excludes = _NEEDS[scope]
     return facts & needs == needs and not facts & excludes
-
-
-# Each fact, told by a function of its own: a scope's gate is the facts it names in `_NEEDS`,
-# and reads nothing of the document that those functions do not. The facts of the cycles
-# block are data, declared in `_core.limits`.
-_ENABLED: Final = MemberIs(*CYCLES_ENABLED)
-_IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
 
 
 def sites_not_clean(doc: Document) -> bool:
     """Whether an object in force is not clean, or the payload is no object (`sites_clean`)."""
     return not doc.sites_clean
-
-
-def cycles_enabled(body: Payload) -> bool:
-    """Whether the payload's cycles block is enabled (`CYCLES_ENABLED`)."""
-    return _ENABLED.holds(body)
-
-
-def cooldown_mode(body: Payload) -> bool:
-    """Whether the payload's cycles block is in cooldown mode (`COOLDOWN_MODE`).
-
-    Enabled or not: the scopes that need this fact need `cycles_enabled` too.
-    """
-    return _IN_COOLDOWN_MODE.holds(body)
 
 
 def windows_in_force(doc: Document) -> bool:
@@ -117,27 +101,41 @@ def directory_given(doc: Document) -> bool:
     return doc.directory is not None
 
 
-# A scope's gate: the tests of the facts it needs, then of those it excludes (`gate_tests`).
-GateTests = tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]
+# A fact a rule names: a member of the payload and the JSON value it holds (`_core.limits`),
+# or the test of a fact no member holds.
+Fact = tuple[str, bool | str] | Callable[[Document], bool]
+# Each fact, by its bit.
+FACTS: Final[dict[int, Fact]] = {
+    _SITES_NOT_CLEAN: sites_not_clean,
+    _CYCLES_ENABLED: CYCLES_ENABLED,
+    _COOLDOWN_MODE: COOLDOWN_MODE,
+    _WINDOWS: windows_in_force,
+    _DIRECTORY: directory_given,
+}
+# The tests of the member facts: the object reading's, made of their data. The plan tests the
+# first before it reads the block's members for a row that does not read in enabled blocks.
+ENABLED_BLOCK: Final = MemberIs(*CYCLES_ENABLED)
+_IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
 
-# The function that tells each fact, by its bit: what a scope's gate reads (docs/testing.md).
+
+# The test of each fact, by its bit: what a rule's gate runs (`When.tests`).
 FACT_TESTS: Final[dict[int, Callable[[Document], bool]]] = {
     _SITES_NOT_CLEAN: sites_not_clean,
-    _CYCLES_ENABLED: cycles_enabled,
-    _COOLDOWN_MODE: cooldown_mode,
+    _CYCLES_ENABLED: ENABLED_BLOCK.holds,
+    _COOLDOWN_MODE: _IN_COOLDOWN_MODE.holds,
     _WINDOWS: windows_in_force,
     _DIRECTORY: directory_given,
 }
 
 
 def facts_of(doc: Document) -> int:
-    """The facts of `doc` that the scopes read, as the bits `POSSIBLE_FACTS` are made of."""
+    """The facts of `doc` that the rules read in, as the bits `POSSIBLE_FACTS` are made of."""
     # Each test called by name rather than through `FACT_TESTS`: compiled, a direct call.
     facts = _SITES_NOT_CLEAN if sites_not_clean(doc) else 0
-    # The mode asked of an enabled block only: each scope that reads it needs that fact too.
-    if cycles_enabled(doc):
+    # The mode asked of an enabled block only: each rule that reads it needs that fact too.
+    if ENABLED_BLOCK.holds(doc):
         facts |= _CYCLES_ENABLED
-        if cooldown_mode(doc):
+        if _IN_COOLDOWN_MODE.holds(doc):
             facts |= _COOLDOWN_MODE
     if windows_in_force(doc):
         facts |= _WINDOWS
@@ -146,14 +144,71 @@ def facts_of(doc: Document) -> int:
     return facts
 
 
-def gate_tests(scope: Scope) -> GateTests:
-    """The tests of the facts `scope` needs, then of those it excludes.
+# A rule's gate: the tests of the facts it needs, then of those it excludes (`When.tests`).
+GateTests = tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]
 
-    A rule of `scope` runs on a body where every test of the first holds and none of the
-    second: they decide whether it runs.
+
+class When:
+    """The facts of a body a rule reads in: every one of `needs`, and none of `unless`.
+
+    Declared in the rule's row (`When(CYCLES_ENABLED, COOLDOWN_MODE)`): the runner calls the
+    rule on a body with those facts only (`reads_in`). `scope` names them, and `says` says them
+    in words, the member facts by their pointer and value. Facts a `Scope` does not name are
+    refused: the rule pages and `rules --json` show a rule's scope.
     """
-    needs, excludes = _NEEDS[scope]
-    return (
-        tuple(test for bit, test in FACT_TESTS.items() if needs & bit),
-        tuple(test for bit, test in FACT_TESTS.items() if excludes & bit),
-    )
+
+    __slots__ = ("excluded", "needed", "needs", "scope", "unless")
+
+    def __init__(self, *needs: Fact, unless: tuple[Fact, ...] = ()) -> None:
+        self.needs = needs
+        self.unless = unless
+        self.needed = _bits(needs)
+        self.excluded = _bits(unless)
+        named = [scope for scope, bits in _NEEDS.items() if bits == (self.needed, self.excluded)]
+        if not named:
+            raise ValueError(f"no scope names the facts {self.says_facts()}")
+        self.scope: Scope = named[0]
+
+    def reads_in(self, facts: int) -> bool:
+        """Whether a body of `facts` has every fact the rule needs and none it excludes."""
+        return facts & self.needed == self.needed and not facts & self.excluded
+
+    def tests(self) -> GateTests:
+        """The tests of the facts it needs, then of those it excludes: its gate, in code."""
+        return (
+            tuple(FACT_TESTS[bit] for bit in FACTS if self.needed & bit),
+            tuple(FACT_TESTS[bit] for bit in FACTS if self.excluded & bit),
+        )
+
+    def says_facts(self) -> str:
+        """The facts, in words: "`/cycles/enabled` is `true` and `/cycles/mode` is ..."."""
+        said = [_said(fact, True) for fact in self.needs]
+        said += [_said(fact, False) for fact in self.unless]
+        return " and ".join(said)
+
+    def says(self) -> str:
+        """The scope's words, then the facts'."""
+        return f"{self.scope.value}: {self.says_facts()}" if self.needs else self.scope.value
+
+
+def _bits(facts: tuple[Fact, ...]) -> int:
+    """The bits of `facts`; a fact with none is refused."""
+    bits = 0
+    for fact in facts:
+        bit = next((bit for bit, known in FACTS.items() if known == fact), None)
+        if bit is None:
+            raise ValueError(f"{fact!r} is no fact a body's rules read in")
+        bits |= bit
+    return bits
+
+
+def _said(fact: Fact, holds: bool) -> str:
+    """One fact in words, holding or not."""
+    if callable(fact):
+        return f"`{fact.__name__}` {'holds' if holds else 'does not hold'}"
+    pointer, value = fact
+    return f"`{pointer}` {'is' if holds else 'is not'} `{json.dumps(value)}`"
+
+
+# Every rule of every other table reads its whole subject.
+ALWAYS: Final = When()

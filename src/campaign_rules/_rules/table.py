@@ -20,6 +20,8 @@ from campaign_rules._core.limits import (
     BODY_MAX_BYTES,
     BODY_MAX_DEPTH,
     COOLDOWN_MINUTES,
+    COOLDOWN_MODE,
+    CYCLES_ENABLED,
     ERROR_STATUSES,
     FILTER_LIST_MAX_ITEMS,
     IDEMPOTENCY_CLAIM_SECONDS,
@@ -62,10 +64,12 @@ from campaign_rules._rules.keywords import keyword_checks
 from campaign_rules._rules.plan import MemberRun, RowCheck
 from campaign_rules._rules.row_calls import RowJudge, RunSkip
 from campaign_rules._rules.scope import (
+    ALWAYS,
     POSSIBLE_FACTS,
-    Scope,
-    gate_tests,
-    reads_in,
+    When,
+    directory_given,
+    sites_not_clean,
+    windows_in_force,
 )
 from campaign_rules._server.lifecycle import CampaignAction, TransitionRequest
 from campaign_rules._server.paths import ContactPathParameters
@@ -113,7 +117,7 @@ def _bounds(bounds: Bounds) -> dict[str, object]:
 class Gate:
     """A condition a rule's verdict depends on besides the value it judges.
 
-    `kind`: `scope` (what of its subject the rule reads, `Scope`), `type` (a value of
+    `kind`: `scope` (the facts of a body it reads in, `When`), `type` (a value of
     another JSON type is the rule `rule`'s), or `defers_to` (a value, an array or an item the
     rule `rule` refuses is that rule's); `says`: the condition in words.
     """
@@ -137,9 +141,10 @@ class Rule(Generic[Subject]):
     """One rule: its id, the error key it yields, the clause it enforces, what it requires, its check.
 
     `summary` says in one sentence what the rule requires; its numbers come from `_core.limits`.
-    `scope` says what of its subject the rule reads (`_rules.scope.Scope`): the runner calls it
-    only on a subject that has it, and the rule finds nothing on any other. Every table but the
-    creation and look-up tables reads its whole subject, the default.
+    `when` says the facts of a body the rule reads in (`_rules.scope.When`), and `scope` names
+    them: the runner calls it only on a body that has them, and the rule finds nothing on any
+    other. Every table but the creation and look-up tables reads its whole subject, the
+    default.
     The function's docstring says how it reads its subject (its guard, what it leaves to other
     rules, where it reports), and repeats neither the summary, a citation, a bound nor the values
     of an enumeration.
@@ -177,6 +182,7 @@ class Rule(Generic[Subject]):
         "scope",
         "source",
         "summary",
+        "when",
     )
 
     def __init__(
@@ -186,7 +192,7 @@ class Rule(Generic[Subject]):
         source: str,
         summary: str,
         check: Callable[[Subject, list[Finding]], None],
-        scope: Scope = Scope.SUBJECT,
+        when: When = ALWAYS,
         pointers: tuple[str, ...] = (),
         constraint: Mapping[str, object] | None = None,
         says: str = "",
@@ -197,16 +203,15 @@ class Rule(Generic[Subject]):
         self.source = source
         self.summary = summary
         self.check = check
-        self.scope = scope
+        self.when = when
+        self.scope = when.scope
         self.pointers = pointers
         self.constraint = constraint
         self.says = says
         self.defers_to = defers_to
-        # A rule whose scope is not its whole subject has it as its first gate, in its words;
+        # A rule that reads in some bodies only has their facts as its first gate, in words;
         # a row's other gates are added when the rows are planned (`_plan_rows`).
-        self.gates: tuple[Gate, ...] = (
-            (Gate("scope", scope.value),) if scope is not Scope.SUBJECT else ()
-        )
+        self.gates: tuple[Gate, ...] = (Gate("scope", when.says()),) if when.needs else ()
         self.row: RowJudge[Subject] | None = None
         self.run: tuple[Rule[Subject], ...] = ()
         self.run_skip: RunSkip[Subject] | None = None
@@ -227,21 +232,21 @@ def _row(
     pointers: tuple[str, ...],
     constraint: Mapping[str, object],
     says: str,
-    scope: Scope = Scope.SUBJECT,
+    when: When = ALWAYS,
     defers_to: tuple[str, ...] = (),
 ) -> Rule[Document]:
     """A rule row: what the values at `pointers` must be, with no function of its own."""
-    return Rule(id, key, source, summary, _unplanned, scope, pointers, constraint, says, defers_to)
+    return Rule(id, key, source, summary, _unplanned, when, pointers, constraint, says, defers_to)
 
 
-# The scopes of the creation rules, as the column spells them.
-_ALL = Scope.SUBJECT
-_SITES = Scope.UNCLEAN_SITES
-_CYCLES = Scope.ENABLED_CYCLES
-_COOLDOWN = Scope.COOLDOWN_CYCLES
-_SCHEDULED = Scope.SCHEDULED_CYCLES
-_WINDOWS = Scope.WINDOWS
-_DIRECTORY = Scope.DIRECTORY
+# The facts of a body the creation rules read in, as the column spells them (`When`).
+_ALL = ALWAYS
+_SITES = When(sites_not_clean)
+_CYCLES = When(CYCLES_ENABLED)
+_COOLDOWN = When(CYCLES_ENABLED, COOLDOWN_MODE)
+_SCHEDULED = When(CYCLES_ENABLED, unless=(COOLDOWN_MODE,))
+_WINDOWS = When(windows_in_force)
+_DIRECTORY = When(directory_given)
 
 
 # fmt: off
@@ -382,8 +387,8 @@ def _check_scopes(table: tuple[Rule[Document], ...]) -> None:
     runner reads the scope column only for a body's document.
     """
     for rule in table:
-        if not any(reads_in(rule.scope, facts) for facts in POSSIBLE_FACTS):
-            raise ValueError(f"{rule.id} reads {rule.scope.value}, which no body has")
+        if not any(rule.when.reads_in(facts) for facts in POSSIBLE_FACTS):
+            raise ValueError(f"{rule.id} reads {rule.when.says()}, which no body has")
 
 
 _check_scopes(CREATE_RULES)
@@ -415,7 +420,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             rule.constraint,
             rule.says,
             tuple((other.pointers, other.constraint or {}) for other in deferred),
-            gate_tests(rule.scope),
+            rule.when,
         )
         rule.check = planned.check
         rule.row = planned
@@ -429,7 +434,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             + tuple(_body_deferral(name) for name in body_rules)
         )
         if run and (
-            planned.member_parent != run[0][1].member_parent or rule.scope is not run[0][0].scope
+            planned.member_parent != run[0][1].member_parent or rule.when is not run[0][0].when
         ):
             _end_run(run)
         if planned.member_parent is None:

@@ -26,7 +26,7 @@ from campaign_rules._core.construct import outcome
 from campaign_rules._core.limits import VIOLATIONS_MAX
 from campaign_rules._core.violations import Violation
 from campaign_rules._rules.runner import collect_violations, run_rules
-from campaign_rules._rules.scope import FACTS_INDEXES, facts_of, reads_in
+from campaign_rules._rules.scope import FACTS_INDEXES, facts_of
 from campaign_rules._rules.table import (
     BODY_RULES,
     CREATE_RULES,
@@ -43,11 +43,10 @@ __all__ = ["create_result", "create_violations", "update_result"]
 def _by_facts(table: tuple[Rule[Document], ...]) -> list[tuple[Rule[Document], ...]]:
     """The rules of `table` that read what a body of each set of facts has, in table order.
 
-    Indexed by the facts (`_rules.scope.facts_of`); derived from the scope column alone.
+    Indexed by the facts (`_rules.scope.facts_of`); derived from the rows' `When` alone.
     """
     return [
-        tuple(rule for rule in table if reads_in(rule.scope, facts))
-        for facts in range(FACTS_INDEXES)
+        tuple(rule for rule in table if rule.when.reads_in(facts)) for facts in range(FACTS_INDEXES)
     ]
 
 
