@@ -77,7 +77,7 @@ RULES: dict[str, tuple[str, ...]] = {
 # Which of them check one member (or each of several members or items): the rest read across
 # members. Issue 38's target: a member rule in at most 2 modules and 40 lines, a cross-member
 # rule in at most 4 modules and 120 lines. `cycles.cooldown_mode_has_no_schedule` is one since
-# it is a row: the schedule fields' values, the mode its scope (a gate).
+# it is a row: the schedule fields' values, the mode a fact it reads in (a gate).
 MEMBER_RULES = frozenset(
     {
         "name.within_max_length",
@@ -128,10 +128,10 @@ GENERIC: tuple[str, ...] = (
     "campaign_rules._rules.keywords:_FLAGS",
     "campaign_rules._rules.scope:Scope",
     "campaign_rules._rules.scope:_NEEDS",
-    "campaign_rules._rules.scope:reads_in",
     "campaign_rules._rules.scope:POSSIBLE_FACTS",
     "campaign_rules._rules.scope:FACTS_INDEXES",
     "campaign_rules._rules.scope:FACTS",
+    "campaign_rules._rules.scope:MEMBER_TESTS",
     "campaign_rules._rules.scope:FACT_TESTS",
     "campaign_rules._rules.scope:ENABLED_BLOCK",
     "campaign_rules._rules.scope:_IN_COOLDOWN_MODE",
@@ -147,11 +147,14 @@ KEYWORDS = "campaign_rules._rules.keywords"
 # A rule that reads in some bodies only runs on those with the facts its row names (`When`),
 # which the walk follows from the row: a member fact to its data (`_core.limits`), a fact no
 # member holds to its test. The rest is generic: the bits of the facts and the test of each
-# member fact, made of its data by the object reading (`FACTS`, `FACT_TESTS`); `facts_of`,
-# which joins every test's answer into the bits the runner indexes by; and the `Scope` that
-# names a set of facts (`_NEEDS`), which decides nothing. A row on the block's members that
-# reads in bodies without an enabled block tests the block first (`RowCheck.tests_block`):
-# the plan's test, of the fact `BLOCK_ENABLED` declares.
+# member fact, made of its data by the object reading (`FACTS`, `MEMBER_TESTS`, `FACT_TESTS`,
+# no line of them written for one fact); `facts_of`, which joins every test's answer into the
+# bits the runner indexes by, with the member facts' tests it calls by a name of their own
+# (`ENABLED_BLOCK`, `_IN_COOLDOWN_MODE`, which tests/test_scope.py holds to `FACT_TESTS`); and
+# the `Scope` that names a set of facts (`_NEEDS`), which decides nothing. A row on the block's
+# members that reads in bodies without an enabled block tests the block first
+# (`RowCheck.tests_block`): the plan's test, of the fact `BLOCK_ENABLED` declares, a gate of
+# the row whose datum is counted as the row's.
 LIMITS = "campaign_rules._core.limits"
 BLOCK_ENABLED = f"{LIMITS}:CYCLES_ENABLED"
 # What the plan reads of the `Document` to find the values of a row's pointers, by the parent
@@ -161,8 +164,8 @@ BLOCK_ENABLED = f"{LIMITS}:CYCLES_ENABLED"
 # the `cycles` block's `Payload.object_at("cycles")`, which the object reading reads of the
 # payload alone (none when it is too large to read): the kind it is read against decides the
 # shape rules' facts, never which members there are, so nothing of the `Document` counts; a
-# row on the block runs only where its scope's gate says the block is enabled, and that gate
-# is counted with the row.
+# row on the block runs only where the facts it reads in, or its test of the block, say the
+# block is enabled, and those are counted with the row.
 PARENT_READS: dict[str, tuple[str, ...]] = {
     "": ("campaign_rules._core.object_reading:Payload.root",),
     "/cycles": ("campaign_rules._core.object_reading:Payload.object_at",),
@@ -184,9 +187,9 @@ PARENT_READS: dict[str, tuple[str, ...]] = {
 # Issue 38: "numbers come from `_core.limits`": a row names its bound there, and the
 # definition there that the row's own arguments name is the row's datum. Its lines are
 # counted; the module is not counted apart from the row's when nothing else is read in it.
-# The same holds of the wire values of `_core.enums` a row names, and of what a row's gate
-# reads there: the facts its scope tests are declared in `_core.limits` (`CYCLES_ENABLED`, and
-# `COOLDOWN_MODE` with the mode's wire value).
+# The same holds of the wire values of `_core.enums` a row names, and of what a row's gates
+# read there: the facts it reads in, and the one its test of the block tests, are declared in
+# `_core.limits` (`CYCLES_ENABLED`, and `COOLDOWN_MODE` with the mode's wire value).
 DATA_MODULES = ("campaign_rules._core.limits", "campaign_rules._core.enums")
 # The arguments of `_row(id, key, source, summary, pointers, constraint, says, when,
 # defers_to)` that decide a verdict (the summary and the message say it, and decide nothing).
@@ -527,8 +530,8 @@ class Index:
             other, _ = _row(self.module(TABLE), deferred)
             walk.mark(TABLE, other)
             walk.follow(_row_arguments(other)["constraint"], Context(TABLE))
-        # A row on the block's members in a scope that may have it disabled tests it first
-        # (`RowCheck.tests_block`): a gate of the row, on a fact `_core.limits` declares.
+        # A row on the block's members that reads in bodies whose block may not be enabled tests
+        # it first (`RowCheck.tests_block`): a gate of the row, on a fact `_core.limits` declares.
         if _tests_the_block(rule):
             walk.entry(BLOCK_ENABLED)
         # The member facts its `When` names are declared in `_core.limits`: the row's data.

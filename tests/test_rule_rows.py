@@ -4,8 +4,8 @@ A row judges the values at its pointers by the keyword checks of its constraint
 (`_rules.keywords`). Two rows that judge the same pointer and both refuse one value say the same
 thing twice, under two ids and two messages: a maintainer who re-adds a rule under a new name
 (`{"minLength": 1}` beside `name.not_blank`) is told here, unless one row defers to the other
-(its gates say that the other owns that value), or their scopes never meet (cooldown mode and
-the other modes). The values tried are made of the constraints'
+(its gates say that the other owns that value), or the facts they read in never meet (cooldown
+mode and the other modes). The values tried are made of the constraints'
 own arguments, so a bound is tried at and beside its edge.
 """
 
@@ -22,7 +22,7 @@ from campaign_rules._core import limits
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules.keywords import VOCABULARY, ItemsUnique, constraint_check, keyword_checks
-from campaign_rules._rules.scope import POSSIBLE_FACTS, reads_in
+from campaign_rules._rules.scope import POSSIBLE_FACTS
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
 from tests.support import payload
 
@@ -58,10 +58,8 @@ def defers(one: Rule[Any], other: Rule[Any]) -> bool:
 
 
 def meet(one: Rule[Any], other: Rule[Any]) -> bool:
-    """Whether a body has what both rows read (their scopes, `_rules.scope`)."""
-    return any(
-        reads_in(one.scope, facts) and reads_in(other.scope, facts) for facts in POSSIBLE_FACTS
-    )
+    """Whether a body has the facts both rows read in (their `When`, `_rules.scope`)."""
+    return any(one.when.reads_in(facts) and other.when.reads_in(facts) for facts in POSSIBLE_FACTS)
 
 
 def overlaps(rows: list[Rule[Any]]) -> list[tuple[str, str, str, object]]:

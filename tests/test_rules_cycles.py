@@ -480,8 +480,9 @@ class TestCooldownModeHasNoSchedule:
 
     @pytest.mark.parametrize("base", ["scheduled", "whatsapp"])
     def test_the_rule_is_not_run_outside_cooldown_mode(self, base: str) -> None:
-        # A row (issue 38): its scope, an enabled block in cooldown mode, is its one gate, and
-        # the runner reads it (`_rules.validation`): outside that mode the rule is not chosen.
+        # A row (issue 38): the facts it reads in, an enabled block in cooldown mode, are its one
+        # gate, and the runner reads them (`_rules.validation`): outside that mode the rule is
+        # not chosen.
         body = payload(base)
         body.setdefault("cycles", {"enabled": True}).update(SCHEDULE_FIELDS)
         chosen = [rule.id for rule in _create_rules(Document(body))]

@@ -1,6 +1,7 @@
-"""The scope column of the rule table decides what runs, and nothing else does (issue 30).
+"""The facts a row names decide what runs, and nothing else does (issues 30 and 38).
 
-Each row says what its rule reads (`_rules.scope.Scope`); the runner derives from that column
+Each row says in which bodies its rule reads (`_rules.scope.When`, named by a `Scope`); the
+runner derives from those facts
 alone which rules run for a body (`_rules.validation`). A rule that could run for no body is
 refused when the table is made; the rows of every other table read their whole subject.
 """
@@ -14,10 +15,10 @@ from hypothesis import strategies as st
 from campaign_rules import strategies as cs
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.enums import ErrorKey
+from campaign_rules._core.limits import COOLDOWN_MODE, CYCLES_ENABLED
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules import scope, table, validation
 from campaign_rules._rules.plan import RowCheck
-from campaign_rules._core.limits import COOLDOWN_MODE, CYCLES_ENABLED
 from campaign_rules._rules.scope import (
     ENABLED_BLOCK,
     FACT_TESTS,
@@ -26,7 +27,6 @@ from campaign_rules._rules.scope import (
     Scope,
     When,
     facts_of,
-    reads_in,
     windows_in_force,
 )
 from campaign_rules._rules.table import CREATE_RULES, LOOKUP_RULES, Rule
@@ -39,6 +39,15 @@ WINDOW = {"startTime": "09:00", "stopTime": "17:00", "active": True}
 
 def _nothing(subject: object, findings: list[Finding]) -> None:
     """A rule that finds nothing."""
+
+
+# The facts each scope names, as the rows of the body's tables name them.
+WHEN = {rule.scope: rule.when for rule in (*CREATE_RULES, *LOOKUP_RULES)}
+
+
+def reads_in(each: Scope, facts: int) -> bool:
+    """Whether the rules whose facts `each` names run on a body of `facts`."""
+    return WHEN[each].reads_in(facts)
 
 
 def test_every_scope_is_read_for_some_body() -> None:
@@ -70,14 +79,17 @@ def test_the_rows_of_every_other_table_read_their_whole_subject() -> None:
 
 
 def test_a_rule_that_could_run_for_no_body_is_refused() -> None:
-    when = When(windows_in_force)
-    rule = Rule("cycles.x", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", _nothing, when)
+    rule = Rule("cycles.x", ErrorKey.INVALID_REQUEST, "a test", "A test rule.", _nothing)
     table._check_scopes((rule,))  # type: ignore[arg-type]
-    # Facts needing the cooldown mode of a block that is not enabled: no body has them.
-    when.needed = scope._COOLDOWN_MODE
-    when.excluded = scope._CYCLES_ENABLED
-    with pytest.raises(ValueError, match=r"cycles\.x reads"):
-        table._check_scopes((rule,))  # type: ignore[arg-type]
+    needs = scope._NEEDS[Scope.WINDOWS]
+    # A scope naming the cooldown mode of a block that is not enabled: no body has it.
+    scope._NEEDS[Scope.WINDOWS] = (scope._COOLDOWN_MODE, scope._CYCLES_ENABLED)
+    try:
+        rule.when = When(COOLDOWN_MODE, unless=(CYCLES_ENABLED,))
+        with pytest.raises(ValueError, match=r"cycles\.x reads"):
+            table._check_scopes((rule,))  # type: ignore[arg-type]
+    finally:
+        scope._NEEDS[Scope.WINDOWS] = needs
 
 
 def test_a_rule_names_facts_a_scope_names() -> None:
@@ -89,6 +101,11 @@ def test_a_rule_names_facts_a_scope_names() -> None:
         When(COOLDOWN_MODE)
     with pytest.raises(ValueError, match="is no fact"):
         When(("/cycles/enabled", False))
+    # Only the declared fact itself: an equal tuple is another declaration, and `1 == True`.
+    with pytest.raises(ValueError, match="is no fact"):
+        When(("/cycles/enabled", 1))
+    with pytest.raises(ValueError, match="is no fact"):
+        When(tuple(list(CYCLES_ENABLED)))  # type: ignore[arg-type]
 
 
 def test_a_rule_s_facts_are_said_by_their_pointers_and_values() -> None:
@@ -164,7 +181,7 @@ def test_a_directory_is_the_look_ups_fact() -> None:
 def test_the_facts_are_the_answers_of_their_tests(body: object, directory: object) -> None:
     # `facts_of` calls each fact's test by name; `FACT_TESTS`, which a row's `check` and
     # `When.tests` read, must name the same test for each fact.
-    # It asks the mode of an enabled block only, which every scope reads the same way.
+    # It asks the mode of an enabled block only, which every rule reads the same way.
     doc = Document(body, directory)  # type: ignore[arg-type]
     told = sum(bit for bit, test in FACT_TESTS.items() if test(doc))
     if ENABLED_BLOCK.holds(doc):
@@ -184,7 +201,7 @@ def test_a_rule_of_any_table_shows_its_scope_as_a_gate() -> None:
     tables = [value for name, value in vars(table).items() if name.endswith("_RULES")]
     for rule in (rule for rules in tables for rule in rules):
         scope_gates = [gate.says for gate in rule.gates if gate.kind == "scope"]
-        # A row on the cycles block in a scope that may have it disabled tests it too.
+        # A row on the cycles block that reads in bodies whose block may not be enabled tests it.
         if isinstance(rule.row, RowCheck) and rule.row.tests_block:
             assert scope_gates.pop() == table._BLOCK_NOT_ENABLED, rule.id
         if rule.scope is Scope.SUBJECT:
@@ -197,7 +214,7 @@ def test_a_rule_of_any_table_shows_its_scope_as_a_gate() -> None:
 
 @given(st.one_of(cs.create_payloads(), s.hostile_payloads, s.spliced_payloads(), parts.json_like))
 def test_the_cycles_facts_and_the_cycles_state_read_one_declaration(wire: object) -> None:
-    # `_core.limits` declares the two facts once: the scopes read them of the payload, the
+    # `_core.limits` declares the two facts once: the rows name them of the payload, the
     # cycles state of the block, and the two agree on any body.
     doc = Document(wire)
     enabled, cooldown = FACT_TESTS[scope._CYCLES_ENABLED], FACT_TESTS[scope._COOLDOWN_MODE]
@@ -224,13 +241,13 @@ def test_each_cycles_fact_is_its_member_s_value(
     doc = Document(payload("phone_call", cycles=cycles))
     assert FACT_TESTS[scope._CYCLES_ENABLED](doc) is enabled
     assert FACT_TESTS[scope._COOLDOWN_MODE](doc) is cooldown
-    # The scopes of the cooldown mode need both facts.
+    # The rules of the cooldown mode need both facts.
     assert reads_in(Scope.COOLDOWN_CYCLES, facts_of(doc)) is (enabled and cooldown)
 
 
 def test_a_row_on_the_cycles_block_reads_it_only_when_it_is_enabled() -> None:
-    # spec 2.4 rule 2: in a scope that may have a block not enabled, the row tests it first;
-    # in one that needs it enabled, the scope's gate has tested it already.
+    # spec 2.4 rule 2: reading in bodies whose block may not be enabled, the row tests it first;
+    # reading in those with an enabled block only, the runner has tested it already.
     row = table._row(
         "cycles.x",
         ErrorKey.INVALID_REQUEST,

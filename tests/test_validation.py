@@ -1,11 +1,11 @@
 """The creation rules `_rules.validation` leaves out of a document: each finds nothing in it.
 
-Source: issues 22 and 30. A creation or update runs only the rules whose scope (their column of
-the table) its document has (`_rules.validation._create_rules`), so a rule left out must find
+Source: issues 22 and 30. A creation or update runs only the rules whose facts (`When`, in their
+row of the table) its document has (`_rules.validation._create_rules`), so a rule left out must find
 nothing, whatever the input; the violations are then those of the whole table. Run on both
 builds, for generated, hostile and matrix inputs. A row of the table (issue 38) has no guard
-of its own: its scope is its gate, so the comparison of the whole table with the rules chosen
-is what holds it.
+of its own: the facts it reads in are its gate, so the comparison of the whole table with the
+rules chosen is what holds it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def assert_left_out_rules_find_nothing(wire: Any) -> None:
     chosen = _create_rules(doc)
     assert chosen == tuple(rule for rule in CREATE_RULES if rule in chosen)
     for rule in CREATE_RULES:
-        # A row's `check` tests its scope's gate, and then finds what the plan the runner calls
+        # A row's `check` tests the facts it reads in, and then finds what the plan the runner calls
         # finds; a function rule keeps its own guard.
         findings: list[Any] = []
         rule.check(doc, findings)

@@ -195,7 +195,7 @@ def _row_and_gates(rule: table.Rule[Any]) -> list[str]:
         for gate in rule.gates:
             owner = f" ({{doc}}`{gate.rule}`)" if gate.rule else ""
             lines.append(f"- {gate.kind}: {gate.says}{owner}")
-        if rule.when.needs:
+        if not rule.when.always:
             lines += [
                 "",
                 f"It runs on a body where {rule.when.says_facts()}: the facts it reads in, "

@@ -147,8 +147,8 @@ FIELDS_OF_OTHER_CHANNELS: Final[dict[IntegrationType, tuple[str, ...]]] = {
 # spec 2.3: the keys of a Schedule object, in week order.
 WEEKDAYS: Final = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
-# The facts of the cycles block its scopes name (`_rules.scope`), each a member of the payload
-# (an RFC 6901 pointer) and the JSON value it holds when the fact holds (`MemberIs` of
+# The facts of the cycles block the rules' rows name (`_rules.scope.When`), each a member of
+# the payload (an RFC 6901 pointer) and the JSON value it holds when the fact holds (`MemberIs` of
 # `_core.object_reading`): spec 2.4 rule 2, a block is enabled when its `enabled` is `true`
 # (`false` or omitted, it is ignored); spec 2.4 rule 3, a block in `cooldown` mode has no
 # schedule in force.

@@ -10,9 +10,10 @@ A pointer is read in the objects of the payload: its members (`Payload.root`), t
 member's, and the windows of the schedules in force (as the `Document` read them once). A `*`
 stands for each item of an array (as the last segment) or each window of a schedule
 (`/scheduling/*/startTime`). The cycles block's members are read when it is enabled only
-(spec 2.4 rule 2): by a row whose scope needs an enabled block, which the runner calls on such
-a payload only, or else after the row's test of the block (`tests_block`). A row's `check` tests
-its scope's gate first, for a caller that holds a callable.
+(spec 2.4 rule 2): by a row that reads in bodies with an enabled block (`When(CYCLES_ENABLED)`),
+which the runner calls on such a payload only, or else after the row's test of the block
+(`tests_block`). A row's `check` tests the facts it reads in first, for a caller that holds a
+callable.
 """
 
 from __future__ import annotations
@@ -212,8 +213,9 @@ class RowCheck(RowJudge[Document]):
     facts of a body the row reads in (`_rules.scope.When`). `tests_block`: whether the row tests
     that the cycles block is enabled (`CYCLES_ENABLED`, by `_rules.scope.ENABLED_BLOCK`) before
     it reads the block's members, as it does when it reads in bodies without that fact.
-    Called by the runner (`judge`), on a subject its scope chose: it reports each value its
-    constraint refuses, at its path, in the order of the row's pointers, object by object.
+    Called by the runner (`judge`), on a subject with the facts it reads in: it reports each
+    value its constraint refuses, at its path, in the order of the row's pointers, object by
+    object.
     `check` tests the gate first: the rule's `check`, for a caller that holds a callable.
     """
 
@@ -288,7 +290,7 @@ class RowCheck(RowJudge[Document]):
         self._found_one = self._found.at(None, one.name)
 
     def check(self, doc: Document, findings: list[Finding]) -> None:
-        """`judge`, when `doc` has the facts the row's scope needs and none it excludes."""
+        """`judge`, when `doc` has the facts the row needs and none it excludes (`When`)."""
         if all(test(doc) for test in self._needed) and not any(
             test(doc) for test in self._excluded
         ):

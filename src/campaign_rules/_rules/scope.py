@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Callable
-from typing import Final
+from typing import Final, TypeAlias
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.limits import COOLDOWN_MODE, CYCLES_ENABLED
@@ -28,6 +28,7 @@ __all__ = [
     "FACTS",
     "FACTS_INDEXES",
     "FACT_TESTS",
+    "MEMBER_TESTS",
     "POSSIBLE_FACTS",
     "Fact",
     "GateTests",
@@ -35,7 +36,6 @@ __all__ = [
     "When",
     "directory_given",
     "facts_of",
-    "reads_in",
     "sites_not_clean",
     "windows_in_force",
 ]
@@ -80,12 +80,6 @@ POSSIBLE_FACTS: Final[tuple[int, ...]] = tuple(
 )
 
 
-def reads_in(scope: Scope, facts: int) -> bool:
-    """Whether a body of `facts` has the facts `scope` names."""
-    needs, excludes = _NEEDS[scope]
-    return facts & needs == needs and not facts & excludes
-
-
 def sites_not_clean(doc: Document) -> bool:
     """Whether an object in force is not clean, or the payload is no object (`sites_clean`)."""
     return not doc.sites_clean
@@ -103,7 +97,11 @@ def directory_given(doc: Document) -> bool:
 
 # A fact a rule names: a member of the payload and the JSON value it holds (`_core.limits`),
 # or the test of a fact no member holds.
-Fact = tuple[str, bool | str] | Callable[[Document], bool]
+Fact: TypeAlias = tuple[str, bool | str] | Callable[[Document], bool]
+# A rule's gate: the tests of the facts it needs, then of those it excludes (`When.tests`).
+GateTests: TypeAlias = tuple[
+    tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]
+]
 # Each fact, by its bit.
 FACTS: Final[dict[int, Fact]] = {
     _SITES_NOT_CLEAN: sites_not_clean,
@@ -112,20 +110,20 @@ FACTS: Final[dict[int, Fact]] = {
     _WINDOWS: windows_in_force,
     _DIRECTORY: directory_given,
 }
-# The tests of the member facts: the object reading's, made of their data. The plan tests the
-# first before it reads the block's members for a row that does not read in enabled blocks.
-ENABLED_BLOCK: Final = MemberIs(*CYCLES_ENABLED)
-_IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
-
-
+# The test of each member fact: the object reading's, made of its data.
+MEMBER_TESTS: Final[dict[tuple[str, bool | str], MemberIs]] = {
+    fact: MemberIs(*fact) for fact in FACTS.values() if isinstance(fact, tuple)
+}
 # The test of each fact, by its bit: what a rule's gate runs (`When.tests`).
 FACT_TESTS: Final[dict[int, Callable[[Document], bool]]] = {
-    _SITES_NOT_CLEAN: sites_not_clean,
-    _CYCLES_ENABLED: ENABLED_BLOCK.holds,
-    _COOLDOWN_MODE: _IN_COOLDOWN_MODE.holds,
-    _WINDOWS: windows_in_force,
-    _DIRECTORY: directory_given,
+    bit: MEMBER_TESTS[fact].holds if isinstance(fact, tuple) else fact
+    for bit, fact in FACTS.items()
 }
+# The member facts' tests `facts_of` calls, each by a name of its own (compiled, a direct call
+# of its method; tests/test_scope.py holds `facts_of` to `FACT_TESTS`). The plan tests the
+# first before it reads the block's members for a row that reads in bodies without it.
+ENABLED_BLOCK: Final = MEMBER_TESTS[CYCLES_ENABLED]
+_IN_COOLDOWN_MODE: Final = MEMBER_TESTS[COOLDOWN_MODE]
 
 
 def facts_of(doc: Document) -> int:
@@ -144,40 +142,40 @@ def facts_of(doc: Document) -> int:
     return facts
 
 
-# A rule's gate: the tests of the facts it needs, then of those it excludes (`When.tests`).
-GateTests = tuple[tuple[Callable[[Document], bool], ...], tuple[Callable[[Document], bool], ...]]
-
-
 class When:
     """The facts of a body a rule reads in: every one of `needs`, and none of `unless`.
 
-    Declared in the rule's row (`When(CYCLES_ENABLED, COOLDOWN_MODE)`): the runner calls the
-    rule on a body with those facts only (`reads_in`). `scope` names them, and `says` says them
-    in words, the member facts by their pointer and value. Facts a `Scope` does not name are
-    refused: the rule pages and `rules --json` show a rule's scope.
+    Declared in the rule's row (`When(CYCLES_ENABLED, COOLDOWN_MODE)`), each fact the very
+    object `FACTS` holds: the runner calls the rule on a body with those facts only
+    (`When.reads_in`, by their bits). `scope` names them, and `says` says them in words, the
+    member facts by their pointer and value; `always`, whether it names none. Facts no `Scope`
+    names are refused: the rule pages and `rules --json` show a rule's scope.
     """
 
-    __slots__ = ("excluded", "needed", "needs", "scope", "unless")
+    __slots__ = ("always", "excluded_bits", "needed_bits", "needs", "scope", "unless")
 
     def __init__(self, *needs: Fact, unless: tuple[Fact, ...] = ()) -> None:
         self.needs = needs
         self.unless = unless
-        self.needed = _bits(needs)
-        self.excluded = _bits(unless)
-        named = [scope for scope, bits in _NEEDS.items() if bits == (self.needed, self.excluded)]
+        self.needed_bits = _bits(needs)
+        self.excluded_bits = _bits(unless)
+        self.always = not (needs or unless)
+        bits = (self.needed_bits, self.excluded_bits)
+        named = [scope for scope, named_bits in _NEEDS.items() if named_bits == bits]
         if not named:
             raise ValueError(f"no scope names the facts {self.says_facts()}")
         self.scope: Scope = named[0]
 
     def reads_in(self, facts: int) -> bool:
         """Whether a body of `facts` has every fact the rule needs and none it excludes."""
-        return facts & self.needed == self.needed and not facts & self.excluded
+        needed = self.needed_bits
+        return facts & needed == needed and not facts & self.excluded_bits
 
     def tests(self) -> GateTests:
         """The tests of the facts it needs, then of those it excludes: its gate, in code."""
         return (
-            tuple(FACT_TESTS[bit] for bit in FACTS if self.needed & bit),
-            tuple(FACT_TESTS[bit] for bit in FACTS if self.excluded & bit),
+            tuple(FACT_TESTS[bit] for bit in FACTS if self.needed_bits & bit),
+            tuple(FACT_TESTS[bit] for bit in FACTS if self.excluded_bits & bit),
         )
 
     def says_facts(self) -> str:
@@ -188,14 +186,16 @@ class When:
 
     def says(self) -> str:
         """The scope's words, then the facts'."""
-        return f"{self.scope.value}: {self.says_facts()}" if self.needs else self.scope.value
+        return self.scope.value if self.always else f"{self.scope.value}: {self.says_facts()}"
 
 
 def _bits(facts: tuple[Fact, ...]) -> int:
     """The bits of `facts`; a fact with none is refused."""
     bits = 0
     for fact in facts:
-        bit = next((bit for bit, known in FACTS.items() if known == fact), None)
+        # The very object: an equal tuple (`("/cycles/enabled", 1)` equals `CYCLES_ENABLED`) is
+        # not the fact `_core.limits` declares.
+        bit = next((bit for bit, known in FACTS.items() if known is fact), None)
         if bit is None:
             raise ValueError(f"{fact!r} is no fact a body's rules read in")
         bits |= bit

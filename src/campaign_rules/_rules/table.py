@@ -159,10 +159,10 @@ class Rule(Generic[Subject]):
     `check` is the plan's, as a callable. A rule with a function has no pointers, no
     constraint and no `row` (`None`); its
     `defers_to` names body rules, which own what it would find in a value read from a text.
-    `gates` lists every condition its verdict depends on besides the value: its scope, made
-    here, and for a row what `_plan_rows` adds.
-    `run`: for the first row of consecutive rows of one scope on one member each of the same
-    object, those rows, and `run_skip` their `_rules.plan.MemberRun`, which tells how many of
+    `gates` lists every condition its verdict depends on besides the value: the facts it reads
+    in, made here, and for a row what `_plan_rows` adds.
+    `run`: for the first row of consecutive rows of one scope (the same facts) on one member
+    each of the same object, those rows, and `run_skip` their `_rules.plan.MemberRun`, which tells how many of
     their first find nothing in a subject, for the runner to skip in one call; else `()` and
     `None`.
     """
@@ -211,7 +211,7 @@ class Rule(Generic[Subject]):
         self.defers_to = defers_to
         # A rule that reads in some bodies only has their facts as its first gate, in words;
         # a row's other gates are added when the rows are planned (`_plan_rows`).
-        self.gates: tuple[Gate, ...] = (Gate("scope", when.says()),) if when.needs else ()
+        self.gates: tuple[Gate, ...] = () if when.always else (Gate("scope", when.says()),)
         self.row: RowJudge[Subject] | None = None
         self.run: tuple[Rule[Subject], ...] = ()
         self.run_skip: RunSkip[Subject] | None = None
@@ -384,7 +384,7 @@ def _check_scopes(table: tuple[Rule[Document], ...]) -> None:
     """Refuse, at import, a row of a body's table whose rule would run for no body.
 
     The rows of the other tables read their whole subject (tests/test_scope.py checks it): the
-    runner reads the scope column only for a body's document.
+    runner reads the rows' facts (`When`) only for a body's document.
     """
     for rule in table:
         if not any(rule.when.reads_in(facts) for facts in POSSIBLE_FACTS):
@@ -396,7 +396,7 @@ _check_scopes(LOOKUP_RULES)
 
 # The rule whose value of another JSON type a row's keywords pass (`_rules.keywords`).
 _TYPE_RULE: Final = "payload.members_have_json_types"
-# The gate of a row on the block's members whose scope may have a block that is not enabled.
+# The gate of a row on the block's members that reads in bodies whose block may not be enabled.
 _BLOCK_NOT_ENABLED: Final = (
     "the members of a cycles block are read only when it is enabled (spec 2.4 rule 2)"
 )
@@ -424,8 +424,8 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
         )
         rule.check = planned.check
         rule.row = planned
-        # spec 2.4 rule 2: a row on the block's members in a scope that may have it disabled
-        # tests it before reading them (`RowCheck.tests_block`).
+        # spec 2.4 rule 2: a row on the block's members that reads in bodies whose block may not
+        # be enabled tests it before reading them (`RowCheck.tests_block`).
         if planned.tests_block:
             rule.gates += (Gate("scope", _BLOCK_NOT_ENABLED),)
         rule.gates += (
@@ -434,7 +434,7 @@ def _plan_rows(table: tuple[Rule[Document], ...]) -> None:
             + tuple(_body_deferral(name) for name in body_rules)
         )
         if run and (
-            planned.member_parent != run[0][1].member_parent or rule.when is not run[0][0].when
+            planned.member_parent != run[0][1].member_parent or rule.scope is not run[0][0].scope
         ):
             _end_run(run)
         if planned.member_parent is None:
