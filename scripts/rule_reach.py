@@ -972,8 +972,13 @@ def _create_rules() -> tuple[Rule[Document], ...]:
 def _declared_name(fact: object) -> str:
     """The name `_core.limits` declares a member fact by (`CYCLES_ENABLED`)."""
     from campaign_rules._core import limits
+    from campaign_rules._rules.scope import is_fact
 
-    return next(name for name, value in vars(limits).items() if value is fact)
+    return next(
+        name
+        for name, value in vars(limits).items()
+        if is_fact(value, fact)  # type: ignore[arg-type]
+    )
 
 
 def _tests_the_block(rule: Rule[Document]) -> bool:

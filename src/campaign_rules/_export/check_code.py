@@ -26,6 +26,7 @@ from campaign_rules._core.object_reading import MemberIs
 from campaign_rules._rules import reader
 from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
 from campaign_rules._rules.plan import RowCheck
+from campaign_rules._rules.scope import is_fact
 from campaign_rules._rules.table import Rule
 
 __all__ = ["READER_NAMES", "Piece", "code_of"]
@@ -76,7 +77,7 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
         if callable(fact):
             _add(fact.__module__, fact.__name__, pieces, readers, seen)
         else:  # told by the object reading's `MemberIs`, made of its data
-            name = next(name for name, value in vars(limits).items() if value is fact)
+            name = next(name for name, value in vars(limits).items() if is_fact(value, fact))
             _add_declaration(limits.__name__, name, pieces, readers, seen)
     return pieces, readers
 

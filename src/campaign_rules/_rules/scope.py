@@ -36,6 +36,7 @@ __all__ = [
     "When",
     "directory_given",
     "facts_of",
+    "is_fact",
     "sites_not_clean",
     "windows_in_force",
 ]
@@ -145,8 +146,8 @@ def facts_of(doc: Document) -> int:
 class When:
     """The facts of a body a rule reads in: every one of `needs`, and none of `unless`.
 
-    Declared in the rule's row (`When(CYCLES_ENABLED, COOLDOWN_MODE)`), each fact the very
-    object `FACTS` holds: the runner calls the rule on a body with those facts only
+    Declared in the rule's row (`When(CYCLES_ENABLED, COOLDOWN_MODE)`), each fact one of
+    `FACTS` (`is_fact`): the runner calls the rule on a body with those facts only
     (`When.reads_in`, by their bits). `scope` names them, and `says` says them in words, the
     member facts by their pointer and value; `always`, whether it names none. Facts no `Scope`
     names are refused: the rule pages and `rules --json` show a rule's scope.
@@ -193,13 +194,26 @@ def _bits(facts: tuple[Fact, ...]) -> int:
     """The bits of `facts`; a fact with none is refused."""
     bits = 0
     for fact in facts:
-        # The very object: an equal tuple (`("/cycles/enabled", 1)` equals `CYCLES_ENABLED`) is
-        # not the fact `_core.limits` declares.
-        bit = next((bit for bit, known in FACTS.items() if known is fact), None)
+        bit = next((bit for bit, known in FACTS.items() if is_fact(fact, known)), None)
         if bit is None:
             raise ValueError(f"{fact!r} is no fact a body's rules read in")
         bits |= bit
     return bits
+
+
+def is_fact(fact: object, known: Fact) -> bool:
+    """Whether `fact` is the fact `known`: the same test, or a member and a value of one type.
+
+    By value, not identity: the compiled build makes a final tuple of `_core.limits` anew where
+    it is read. By type too: `("/cycles/enabled", 1)` equals `CYCLES_ENABLED` (`1 == True`).
+    """
+    if callable(known):
+        return fact is known
+    return (
+        type(fact) is tuple
+        and fact == known
+        and [type(part) for part in fact] == [type(part) for part in known]
+    )
 
 
 def _said(fact: Fact, holds: bool) -> str:
