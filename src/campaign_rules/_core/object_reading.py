@@ -32,14 +32,16 @@ class MemberSpec:
     """What `Site._scan` reads of one member of an `ObjectKind`'s shape.
 
     `cls`: the built-in class of its first JSON type (an exact `str` for a string member, ...);
-    `required`: whether its object must hold it.
+    `required`: whether its object must hold it; `index`: its place in the shape, where a site
+    that keeps its members' values keeps its value (`Site.values`).
     """
 
-    __slots__ = ("cls", "required")
+    __slots__ = ("cls", "index", "required")
 
-    def __init__(self, cls: type, required: bool) -> None:
+    def __init__(self, cls: type, required: bool, index: int) -> None:
         self.cls = cls
         self.required = required
+        self.index = index
 
 
 class ObjectKind:
@@ -48,11 +50,11 @@ class ObjectKind:
     `shape`: its members and their JSON types; `required`: the members it must hold; `closed`:
     whether members outside `shape` are refused; `left_to_others`: members whose JSON type
     another rule owns; `specs`: each member's `MemberSpec` (the built-in class of its first JSON
-    type, and whether it is required), for `Site._scan`, made once here rather than on every
-    site.
+    type, whether it is required, its place in the shape), for `Site._scan`, made once here
+    rather than on every site; `no_values`, the values of a site that holds none of them.
     """
 
-    __slots__ = ("closed", "left_to_others", "required", "shape", "specs")
+    __slots__ = ("closed", "left_to_others", "no_values", "required", "shape", "specs")
 
     def __init__(
         self,
@@ -66,9 +68,10 @@ class ObjectKind:
         self.closed = closed
         self.left_to_others = left_to_others
         self.specs = {
-            name: MemberSpec(PLAIN_CLASSES[types[0]], name in required)
-            for name, types in shape.items()
+            name: MemberSpec(PLAIN_CLASSES[types[0]], name in required, index)
+            for index, (name, types) in enumerate(shape.items())
         }
+        self.no_values: list[object] = [None] * len(shape)
 
 
 # Compiled, each body makes its sites and frees them all once its result is made: a free list of
@@ -90,7 +93,9 @@ class Site:
     members of `required` it lacks, which the rule on required members then looks for only when
     there are some. `clean` sums them up: a plain `dict` that is its own members, every name
     known, no required member absent, nothing to type-check; in such a site the shape rules find
-    nothing.
+    nothing. `values`, when the site is given a list to keep them in: the value of each member
+    of its shape among `members`, at its place (`MemberSpec.index`), `None` for one it lacks, so
+    that a rule reads it with no look-up of its name.
 
     A plain class with typed attributes rather than a `NamedTuple`: compiled with mypyc, its
     attributes are read as fields of a C struct (D-compiled-build).
@@ -106,9 +111,12 @@ class Site:
         "raw",
         "required_absent",
         "to_type_check",
+        "values",
     )
 
-    def __init__(self, path: str | None, raw: object, kind: ObjectKind) -> None:
+    def __init__(
+        self, path: str | None, raw: object, kind: ObjectKind, values: list[object] | None = None
+    ) -> None:
         self.path = path
         self.raw = raw
         self.kind = kind
@@ -118,6 +126,7 @@ class Site:
         self.required_absent = 0
         self.to_type_check: tuple[str, ...] = ()
         self.members: dict[str, object] | None = None
+        self.values = values
         # The common case, in one pass: a plain `dict` within the member limit whose names are
         # all plain strings is its own members, as `read_object` would give it (and its scan
         # says whether it is `clean`).
@@ -126,6 +135,8 @@ class Site:
             return
         # Any other value: `read_object` reads it, or refuses it (`None`); never clean.
         members = read_object(raw)
+        if values is not None:  # what a scan of `raw` stopped on a name kept is not a member's
+            values[:] = kind.no_values
         if members is not None and self._scan(members, kind):
             self.members = members
         self.clean = False
@@ -136,6 +147,7 @@ class Site:
         The answer is whether every name is a plain `str`; when one is not, nothing is read.
         """
         specs = kind.specs
+        values = self.values
         all_known = True
         required_held = 0  # names are unique, so this counts distinct members of `required`
         odd: list[str] | None = None  # made only when needed: most sites have none
@@ -146,6 +158,8 @@ class Site:
             if spec is None:
                 all_known = False
                 continue
+            if values is not None:
+                values[spec.index] = value
             if spec.required:
                 required_held += 1
             if type(value) is not spec.cls:
@@ -171,13 +185,16 @@ class Payload:
 
     `root_site` is the payload read against `kind` (a `Site` with no path); `root` its members
     (`Site.members`), `{}` when the payload is no object or one too large to read
-    (D-hostile-input). A rule on a member of the payload reads it in `root`, and on a member of
-    an object member of the payload in `object_at(name)`.
+    (D-hostile-input); `root_values` the values of the members of `kind`'s shape among them, at
+    their places (`Site.values`). A rule on a member of the payload reads it in `root`, or at its
+    place in `root_values`, and on a member of an object member of the payload in
+    `object_at(name)`.
     """
 
     def __init__(self, payload: object, kind: ObjectKind) -> None:
         self.payload = payload
-        root_site = Site(None, payload, kind)
+        self.root_values: list[object] = kind.no_values.copy()
+        root_site = Site(None, payload, kind, self.root_values)
         self.root_site = root_site
         self.root: dict[str, object] = root_site.members if root_site.members is not None else {}
         self._kept_name: object = _NOTHING_KEPT

@@ -24,7 +24,7 @@ from typing import Final
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
-from campaign_rules._campaign.sites import WINDOW_PATHS, Window
+from campaign_rules._campaign.sites import KIND_AT, WINDOW_PATHS, Window
 from campaign_rules._core.findings import PathThen, ReadyFindings
 from campaign_rules._core.limits import CYCLES_ENABLED
 from campaign_rules._core.violations import Finding
@@ -60,6 +60,17 @@ _PARENT_PATHS: Final[dict[int, tuple[str | None, ...]]] = {
 }
 # The payload's member whose object is `_CYCLES`.
 _CYCLES_NAME: Final = "cycles"
+# The members of the payload's shape, each with its place among the values the `Document`
+# keeps of them (`Payload.root_values`).
+_ROOT_SPECS: Final = KIND_AT[None].specs
+
+
+def _root_place(name: str) -> int:
+    """The place of the payload's member `name` in `Payload.root_values`; refused if none."""
+    spec = _ROOT_SPECS.get(name)
+    if spec is None:
+        raise ValueError(f"/{name}: not a member of the payload's shape")
+    return spec.index
 
 
 def split_pointer(pointer: str) -> tuple[str, str, bool]:
@@ -170,7 +181,8 @@ class _Group:
 
     `names`: when every target judges one value (no items), has no deferral and lets `null`
     pass, the targets' names, else `None`: each value is then judged with nothing read of its
-    target but its name (`RowCheck._judge_group`).
+    target but its name (`RowCheck._judge_group`); `places`, for such a group of the payload's
+    members, their places in `Payload.root_values`, where their values are read.
     `window_times`: when, besides, the row judges a text by a set of texts (`Keyword.accepted`),
     the names are a window's times in their order and the set judges strings only, whether each
     time (`startTime`, `stopTime`) is a target, else `None`:
@@ -178,12 +190,13 @@ class _Group:
     value that is no string, which such a set passes), with no look-up of its name.
     """
 
-    __slots__ = ("names", "parent", "targets", "window_times")
+    __slots__ = ("names", "parent", "places", "targets", "window_times")
 
     def __init__(self, parent: int, targets: tuple[_Target, ...]) -> None:
         self.parent = parent
         self.targets = targets
         self.names: list[str] | None = None
+        self.places: list[int] | None = None
         self.window_times: tuple[bool, bool] | None = None
 
     def settle(self) -> None:
@@ -196,6 +209,8 @@ class _Group:
         )
         self.names = [target.name for target in self.targets] if simple else None
         names = self.names
+        if names is not None and self.parent == _ROOT:
+            self.places = [_root_place(name) for name in names]
         if (
             names is not None
             and self.targets[0].keyword.accepted is not None
@@ -229,6 +244,7 @@ class RowCheck(RowJudge[Document]):
         "_name",
         "_needed",
         "_one",
+        "_place",
         "_says",
         "member_parent",
         "tests_block",
@@ -285,6 +301,7 @@ class RowCheck(RowJudge[Document]):
         )
         self._one = self.member_parent == _ROOT
         self._name = one.name
+        self._place = _root_place(one.name) if self._one else -1
         self._keyword = one.keyword
         self._left_if = one.left_if
         self._found_one = self._found.at(None, one.name)
@@ -305,7 +322,7 @@ class RowCheck(RowJudge[Document]):
 
     def check_member(self, doc: Document, findings: list[Finding]) -> None:
         """`judge_pointers`, for a row on one member of the payload whose `null` passes."""
-        if _member_refused(self._keyword, self._left_if, doc.root.get(self._name)):
+        if _member_refused(self._keyword, self._left_if, doc.root_values[self._place]):
             findings.append(self._found_one)
 
     def judge_pointers(self, doc: Document, findings: list[Finding]) -> None:
@@ -313,7 +330,7 @@ class RowCheck(RowJudge[Document]):
         for group in self._groups:
             parent = group.parent
             if parent == _ROOT:
-                self._judge_group(None, doc.root, group, findings)
+                self._judge_group(None, doc.root, group, findings, doc.root_values)
             elif parent == _CYCLES:
                 if self.tests_block and not ENABLED_BLOCK.holds(doc):
                     continue
@@ -349,11 +366,17 @@ class RowCheck(RowJudge[Document]):
                 self._judge_group(window.path, members, group, findings)
 
     def _judge_group(
-        self, path: str | None, members: dict[str, object], group: _Group, findings: list[Finding]
+        self,
+        path: str | None,
+        members: dict[str, object],
+        group: _Group,
+        findings: list[Finding],
+        root_values: list[object] | None = None,
     ) -> None:
         """Judge the group's targets in the object at `path`, whose members are `members`.
 
-        By their names alone when the group has them (its `names`), else target by target.
+        By their names alone when the group has them (its `names`), else target by target. The
+        payload's members are read at their places in `root_values` (`Payload.root_values`).
         """
         names = group.names
         if names is None:
@@ -361,8 +384,14 @@ class RowCheck(RowJudge[Document]):
             return
         keyword = group.targets[0].keyword
         accepted = keyword.accepted
-        for name in names:
-            value = members.get(name)
+        places = group.places if root_values is not None else None
+        for index in range(len(names)):
+            name = names[index]
+            value = (
+                root_values[places[index]]
+                if root_values is not None and places is not None
+                else members.get(name)
+            )
             if value is None:
                 continue  # absent, or `null`, which every target lets pass
             if (
@@ -434,14 +463,20 @@ class MemberRun(RunSkip[Document]):
         self._checks = checks
 
     def clean_rows(self, doc: Document) -> int:
-        """How many of the run's first rows find nothing in `doc`."""
-        members = doc.root if self._parent == _ROOT else doc.object_at(_CYCLES_NAME)
+        """How many of the run's first rows find nothing in `doc`.
+
+        The payload's members are read at their places in `Payload.root_values`.
+        """
+        root_values = doc.root_values if self._parent == _ROOT else None
+        members = doc.root if root_values is not None else doc.object_at(_CYCLES_NAME)
         if members is None:  # no cycles object: its rows find nothing
             return len(self._checks)
         index = 0
         for check in self._checks:
             # `_member_refused`, inlined: the call it saves is most of a clean row's time.
-            value = members.get(check._name)
+            value = (
+                root_values[check._place] if root_values is not None else members.get(check._name)
+            )
             if value is not None:
                 left_if = check._left_if
                 if left_if is None or not left_if.refuses(value):
