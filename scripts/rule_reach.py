@@ -160,14 +160,16 @@ BLOCK_ENABLED = f"{LIMITS}:CYCLES_ENABLED"
 # What the plan reads of the `Document` to find the values of a row's pointers, by the parent
 # of a pointer (`_rules.plan.PARENTS`). The windows are the document's, read when it is made,
 # so their constructors decide which values a row judges (a window too large to read, or of a
-# schedule not in force, has no `startTime`). The payload's members are `Payload.root`, and
-# the `cycles` block's `Payload.object_at("cycles")`, which the object reading reads of the
-# payload alone (none when it is too large to read): the kind it is read against decides the
-# shape rules' facts, never which members there are, so nothing of the `Document` counts; a
+# schedule not in force, has no `startTime`). The payload's members are `Payload.root_values`
+# (each at its place in the payload's shape, where the plan reads it: tests/test_rule_rows.py
+# holds the two to one kind), and the `cycles` block's `Payload.object_at("cycles")`, which the
+# object reading reads of the payload alone (none when it is too large to read): the kind it is
+# read against decides the shape rules' facts, never which members there are, so nothing of the
+# `Document` counts; a
 # row on the block runs only where the facts it reads in, or its test of the block, say the
 # block is enabled, and those are counted with the row.
 PARENT_READS: dict[str, tuple[str, ...]] = {
-    "": ("campaign_rules._core.object_reading:Payload.root",),
+    "": ("campaign_rules._core.object_reading:Payload.root_values",),
     "/cycles": ("campaign_rules._core.object_reading:Payload.object_at",),
     "/scheduling/*": (
         "campaign_rules._campaign.document:Document.scheduling_windows",

@@ -56,6 +56,48 @@ def test_names_that_are_not_plain_strings_are_read_as_plain_ones_or_left_out() -
     assert [type(name) for name in raw] == [Text, int]
 
 
+def _members_at_their_places(payload: Payload) -> dict[str, object]:
+    """The members `root_values` holds, by name."""
+    return {name: payload.root_values[spec.index] for name, spec in KIND.specs.items()}
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ({"label": "a", "count": 1, "other": 2}, {"label": "a", "count": 1}),
+        ({"count": 1}, {"label": None, "count": 1}),
+        # A scan stopped on a name that is not a plain `str` kept the members before it: the
+        # members read as the reader reads them replace them.
+        ({"label": "a", Text("count"): 2, "other": 3}, {"label": "a", "count": 2}),
+        ({"count": 1, 7: "x"}, {"label": None, "count": 1}),
+        (collections.OrderedDict(label="b"), {"label": "b", "count": None}),
+        # Too large to read, or no object: no member, whatever a scan met first.
+        ({"label": "a"} | {f"m{index}": index for index in range(OBJECT_MAX_MEMBERS)}, {}),
+        (
+            {"label": "a", Text("x"): 0} | {f"m{index}": 0 for index in range(OBJECT_MAX_MEMBERS)},
+            {},
+        ),
+        (["label"], {}),
+    ],
+)
+def test_the_members_of_the_shape_are_kept_at_their_places(
+    raw: object, kept: dict[str, object]
+) -> None:
+    payload = Payload(raw, KIND)
+    expected = {name: kept.get(name) for name in KIND.specs}
+    assert _members_at_their_places(payload) == expected
+    for name, spec in KIND.specs.items():
+        assert payload.root_values[spec.index] is payload.root.get(name)
+
+
+@given(st.dictionaries(st.text(max_size=8) | st.builds(Text, st.text(max_size=8)), st.integers()))
+def test_every_member_of_the_shape_is_at_its_place(raw: dict[str, object]) -> None:
+    payload = Payload(raw, KIND)
+    assert _members_at_their_places(payload) == {
+        name: payload.root.get(name) for name in KIND.specs
+    }
+
+
 def test_a_dict_subclass_is_read_into_a_plain_dict_and_never_clean() -> None:
     raw = collections.OrderedDict(label="a")
     site = Site(None, raw, KIND)

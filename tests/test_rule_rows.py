@@ -16,14 +16,20 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from campaign_rules import strategies as cs
 from campaign_rules._campaign.document import Document
 from campaign_rules._core import limits
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules.keywords import VOCABULARY, ItemsUnique, constraint_check, keyword_checks
+from campaign_rules._rules.plan import _root_place, split_pointer
 from campaign_rules._rules.scope import POSSIBLE_FACTS
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
+from tests import strategies_support as parts
+from tests.property import strategies as s
 from tests.support import payload
 
 ROWS = [rule for rule in CREATE_RULES if rule.constraint is not None]
@@ -216,3 +222,15 @@ def test_the_runner_calls_each_row_by_its_plan_and_finds_what_its_check_finds(bo
         rule.row.judge(document, by_plan)
         rule.check(document, by_check)
         assert by_plan == by_check, rule.id
+
+
+@given(st.one_of(cs.create_payloads(), s.hostile_payloads, s.spliced_payloads(), parts.json_like))
+def test_a_row_reads_a_member_of_the_payload_at_its_place(body: object) -> None:
+    # The plan reads a member of the payload at its place in the shape (`Payload.root_values`),
+    # not by its name: the place it reads is the `Document`'s for that member, on any body.
+    doc = Document(body)
+    for rule in ROWS:
+        for pointer in rule.pointers:
+            parent, name, each_item = split_pointer(pointer)
+            if parent == "" and not each_item:
+                assert doc.root_values[_root_place(name)] is doc.root.get(name), pointer

@@ -6,14 +6,14 @@ pointers grouped by the object that holds them, the keyword checks of its constr
 (`_rules.keywords`), and what its gates leave to other rows. Nothing in it decides a verdict
 that the row does not say.
 
-A pointer is read in the objects of the payload: its members (`Payload.root`), the `cycles`
-member's, and the windows of the schedules in force (as the `Document` read them once). A `*`
-stands for each item of an array (as the last segment) or each window of a schedule
-(`/scheduling/*/startTime`). The cycles block's members are read when it is enabled only
-(spec 2.4 rule 2): by a row that reads in bodies with an enabled block (`When(CYCLES_ENABLED)`),
-which the runner calls on such a payload only, or else after the row's test of the block
-(`tests_block`). A row's `check` tests the facts it reads in first, for a caller that holds a
-callable.
+A pointer is read in the objects of the payload: its members (`Payload.root_values`, each at
+its place in the payload's shape), the `cycles` member's, and the windows of the schedules in
+force (as the `Document` read them once). A `*` stands for each item of an array (as the last
+segment) or each window of a schedule (`/scheduling/*/startTime`). The cycles block's members
+are read when it is enabled only (spec 2.4 rule 2): by a row that reads in bodies with an
+enabled block (`When(CYCLES_ENABLED)`), which the runner calls on such a payload only, or else
+after the row's test of the block (`tests_block`). A row's `check` tests the facts it reads in
+first, for a caller that holds a callable.
 """
 
 from __future__ import annotations
