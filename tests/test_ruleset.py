@@ -135,6 +135,7 @@ def test_rules_json_gives_the_ruleset_and_every_rule() -> None:
         "source": TABLE[0].source,
         "summary": TABLE[0].summary,
         "scope": "its whole subject",
+        "when": {"needs": [], "unless": []},
         "gates": [],
         "function": "campaign_rules._rules.body:body_is_bytes_or_text",
     }
@@ -149,6 +150,21 @@ def test_rules_json_gives_the_ruleset_and_every_rule() -> None:
     ].items()
     cooldown = rows["cycles.cooldown_mode_has_no_schedule"]
     assert cooldown["scope"] == "an enabled cycles block in cooldown mode (spec 2.4 rule 3)"
+    # The facts it reads in, for an implementation in another language.
+    assert cooldown["when"] == {
+        "needs": [
+            {"pointer": "/cycles/enabled", "const": True},
+            {"pointer": "/cycles/mode", "const": "cooldown"},
+        ],
+        "unless": [],
+    }
+    assert rows["cycles.dates_are_iso"]["when"]["unless"] == [
+        {"pointer": "/cycles/mode", "const": "cooldown"}
+    ]
+    assert rows["schedule.window_starts_before_stop"]["when"] == {
+        "needs": [{"test": "windows_in_force"}],
+        "unless": [],
+    }
     assert cooldown["pointers"] == [
         "/cycles/schedule",
         "/cycles/schedule_start_date",

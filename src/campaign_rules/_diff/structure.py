@@ -22,6 +22,7 @@ COMPARED = {
     "source": "clause",
     "stage": "stage",
     "scope": "scope",
+    "when": "facts",
     "gates": "gate",
     "pointers": "pointers",
     "constraint": "constraint",

@@ -8,6 +8,7 @@ import attrs
 
 from campaign_rules._core.enums import ErrorKey
 from campaign_rules._core.outcome import STATUS_OF_KEY
+from campaign_rules._rules.scope import Fact, When
 from campaign_rules._rules.table import (
     BODY_RULES,
     CONTACT_PATH_RULES,
@@ -87,15 +88,17 @@ def _stages() -> tuple[tuple[str, tuple[Rule[Any], ...]], ...]:
 def rule_readings() -> dict[str, dict[str, Any]]:
     """What `rules --json` adds to each rule of the catalogue, by id: how its verdict is made.
 
-    `scope` (what of its subject it reads), `gates` (every other condition of its verdict:
-    `Rule.gates`), and either its row's `pointers` and `constraint` (`_rules.keywords`) or
-    its `function`, as `"module:qualname"`.
+    `scope` (what of its subject it reads), `when` (the facts of a body it reads in, as its row
+    names them: `When`), `gates` (every other condition of its verdict: `Rule.gates`), and
+    either its row's `pointers` and `constraint` (`_rules.keywords`) or its `function`, as
+    `"module:qualname"`.
     """
     readings: dict[str, dict[str, Any]] = {}
     for _, rules in _stages():
         for rule in rules:
             reading: dict[str, Any] = {
                 "scope": rule.scope.value,
+                "when": _when_json(rule.when),
                 "gates": [_gate_json(gate) for gate in rule.gates],
             }
             if rule.constraint is not None:
@@ -122,6 +125,25 @@ def rule_rows() -> list[dict[str, Any]]:
         }
         for info in catalogue()
     ]
+
+
+def _when_json(when: When) -> dict[str, list[dict[str, object]]]:
+    """The facts a rule reads in, as `rules --json` gives them: each one it needs, each it can't.
+
+    A member fact is its `pointer` and the JSON value it holds there (JSON Schema's `const`); a
+    fact no member holds is the name of its `test`.
+    """
+
+    def fact_json(fact: Fact) -> dict[str, object]:
+        if callable(fact):
+            return {"test": fact.__name__}
+        pointer, value = fact
+        return {"pointer": pointer, "const": value}
+
+    return {
+        "needs": [fact_json(fact) for fact in when.needs],
+        "unless": [fact_json(fact) for fact in when.unless],
+    }
 
 
 def _gate_json(gate: Gate) -> dict[str, str]:
