@@ -165,9 +165,8 @@ BLOCK_ENABLED = f"{LIMITS}:CYCLES_ENABLED"
 # holds the two to one kind), and the `cycles` block's `Payload.object_at("cycles")`, which the
 # object reading reads of the payload alone (none when it is too large to read): the kind it is
 # read against decides the shape rules' facts, never which members there are, so nothing of the
-# `Document` counts; a
-# row on the block runs only where the facts it reads in, or its test of the block, say the
-# block is enabled, and those are counted with the row.
+# `Document` counts; a row on the block runs only where the facts it reads in, or its test of
+# the block, say the block is enabled, and those are counted with the row.
 PARENT_READS: dict[str, tuple[str, ...]] = {
     "": ("campaign_rules._core.object_reading:Payload.root_values",),
     "/cycles": ("campaign_rules._core.object_reading:Payload.object_at",),
@@ -684,9 +683,9 @@ class _Walk:
             raise LookupError(f"nothing of the package gives {module}:{cls}.{name}")
         inherited = False
         for context, statement in assigners:
-            # Set by a generic class it inherits from (`Payload.root`): counted apart, but what
-            # the class passes to that class's `__init__` (the kind a site is read against) is
-            # its own, and counts.
+            # Set by a generic class it inherits from (`Payload.root_values`): counted apart, but
+            # what the class passes to that class's `__init__` (the kind a site is read against)
+            # is its own, and counts.
             if context.cls is not None and self.stops_at(context.module, context.cls):
                 inherited = True
                 continue

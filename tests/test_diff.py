@@ -215,6 +215,19 @@ def test_rows_compare_only_the_members_both_versions_give() -> None:
     assert changes == [("a", "key"), ("new", "added"), ("gone", "removed")]
 
 
+def test_a_change_of_the_facts_a_rule_reads_in_is_said_once() -> None:
+    enabled = {"needs": [{"pointer": "/cycles/enabled", "const": True}], "unless": []}
+    anywhere = {"needs": [], "unless": []}
+    old = [{"id": "a", "scope": "an enabled block", "when": enabled}, {"id": "b", "scope": "x"}]
+    new = [
+        {"id": "a", "scope": "its whole subject", "when": anywhere},
+        {"id": "b", "scope": "y", "when": anywhere},
+    ]
+    changes = [(change.rule, change.change) for change in row_changes(old, new)]
+    # Its scope only names its facts; a version without `when` has its scope compared.
+    assert changes == [("a", "facts"), ("b", "scope")]
+
+
 def test_the_environment_names_the_zones_each_side_lacks() -> None:
     old = Environment("2025.1", frozenset({"UTC", "Europe/Kyiv"}))
     new = Environment("2026.6", frozenset({"UTC", "America/Ciudad_Juarez"}))

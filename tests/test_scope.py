@@ -108,6 +108,11 @@ def test_a_rule_names_facts_a_scope_names() -> None:
     assert When(("/cycles/enabled", True)).scope is Scope.ENABLED_CYCLES
 
 
+def test_a_rule_s_facts_are_in_one_order_whatever_the_row_s() -> None:
+    assert When(COOLDOWN_MODE, CYCLES_ENABLED).needs == (CYCLES_ENABLED, COOLDOWN_MODE)
+    assert When(COOLDOWN_MODE, CYCLES_ENABLED).says() == When(CYCLES_ENABLED, COOLDOWN_MODE).says()
+
+
 def test_a_rule_s_facts_are_said_by_their_pointers_and_values() -> None:
     assert When(CYCLES_ENABLED, unless=(COOLDOWN_MODE,)).says() == (
         f"{Scope.SCHEDULED_CYCLES.value}: `/cycles/enabled` is `true` and `/cycles/mode` is not"

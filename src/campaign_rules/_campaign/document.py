@@ -59,8 +59,8 @@ class Document(Payload):
     """A creation payload as the rules see it: a `Payload` of the campaign's shape, read further.
 
     From the `Payload` (`_core.object_reading`): `payload` as given, `root_site`, the payload
-    read against the campaign's shape, and `root`, its members (`{}` when the payload cannot be
-    read).
+    read against the campaign's shape, `root`, its members (`{}` when the payload cannot be
+    read), and `root_values`, the values of the shape's members at their places.
 
     Attributes, all read when the document is made but `agent_id` and `integration_id`
     (properties, read when asked: by the look-ups, and `integration_id` by the campaign of a

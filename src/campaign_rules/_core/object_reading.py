@@ -6,7 +6,8 @@ Schema's `properties`, `type`, `required` and `additionalProperties`. A `Site` i
 the payload read against its kind: its members read once, as the reader reads an object
 (`_core.json.read_object`), with what the shape rules (`_rules.shape`) would each walk them for.
 A `Payload` is a body whose root is such a site: the creation rules' `Document` is one, and a
-rule on a member of the payload reads it in `Payload.root`. A `MemberIs` is a fact of a payload
+rule on a member of the payload reads it in `Payload.root`, or at its place in the shape in
+`Payload.root_values`. A `MemberIs` is a fact of a payload
 declared as data: its member at a pointer is a given JSON value.
 
 Generic: nothing here names a member of the campaign. The campaign's shapes are
@@ -51,7 +52,8 @@ class ObjectKind:
     whether members outside `shape` are refused; `left_to_others`: members whose JSON type
     another rule owns; `specs`: each member's `MemberSpec` (the built-in class of its first JSON
     type, whether it is required, its place in the shape), for `Site._scan`, made once here
-    rather than on every site; `no_values`, the values of a site that holds none of them.
+    rather than on every site; `no_values`, the values of a site that holds none of them, which
+    a site that keeps its values starts from (a tuple: shared by every such site).
     """
 
     __slots__ = ("closed", "left_to_others", "no_values", "required", "shape", "specs")
@@ -71,7 +73,7 @@ class ObjectKind:
             name: MemberSpec(PLAIN_CLASSES[types[0]], name in required, index)
             for index, (name, types) in enumerate(shape.items())
         }
-        self.no_values: list[object] = [None] * len(shape)
+        self.no_values: tuple[object, ...] = (None,) * len(shape)
 
 
 # Compiled, each body makes its sites and frees them all once its result is made: a free list of
@@ -135,7 +137,7 @@ class Site:
             return
         # Any other value: `read_object` reads it, or refuses it (`None`); never clean.
         members = read_object(raw)
-        if values is not None:  # what a scan of `raw` stopped on a name kept is not a member's
+        if values is not None and type(raw) is dict:  # what a scan stopped on a name kept
             values[:] = kind.no_values
         if members is not None and self._scan(members, kind):
             self.members = members
@@ -144,7 +146,8 @@ class Site:
     def _scan(self, members: dict[Any, object], kind: ObjectKind) -> bool:
         """Read `all_known`, `to_type_check`, `required_absent` and `clean` off `members`.
 
-        The answer is whether every name is a plain `str`; when one is not, nothing is read.
+        The answer is whether every name is a plain `str`; when one is not, nothing is read
+        (but the values kept of the members met before it, which `__init__` clears).
         """
         specs = kind.specs
         values = self.values
@@ -193,7 +196,7 @@ class Payload:
 
     def __init__(self, payload: object, kind: ObjectKind) -> None:
         self.payload = payload
-        self.root_values: list[object] = kind.no_values.copy()
+        self.root_values: list[object] = list(kind.no_values)
         root_site = Site(None, payload, kind, self.root_values)
         self.root_site = root_site
         self.root: dict[str, object] = root_site.members if root_site.members is not None else {}

@@ -71,6 +71,8 @@ def row_changes(
             changes.append(RowChange(rule, "added", None, _declared(row)))
             continue
         for member, name in COMPARED.items():
+            if member == "scope" and "when" in before and "when" in row:
+                continue  # the name of its facts: a change of them is said once (`facts`)
             if member in before and member in row and before[member] != row[member]:
                 changes.append(RowChange(rule, name, before[member], row[member]))
     for rule, row in old.items():

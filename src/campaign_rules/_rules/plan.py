@@ -24,7 +24,7 @@ from typing import Final
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.shape import START_TIME, STOP_TIME
-from campaign_rules._campaign.sites import KIND_AT, WINDOW_PATHS, Window
+from campaign_rules._campaign.sites import CAMPAIGN, WINDOW_PATHS, Window
 from campaign_rules._core.findings import PathThen, ReadyFindings
 from campaign_rules._core.limits import CYCLES_ENABLED
 from campaign_rules._core.violations import Finding
@@ -61,8 +61,8 @@ _PARENT_PATHS: Final[dict[int, tuple[str | None, ...]]] = {
 # The payload's member whose object is `_CYCLES`.
 _CYCLES_NAME: Final = "cycles"
 # The members of the payload's shape, each with its place among the values the `Document`
-# keeps of them (`Payload.root_values`).
-_ROOT_SPECS: Final = KIND_AT[None].specs
+# keeps of them (`Payload.root_values`): the shape the `Document` reads the payload against.
+_ROOT_SPECS: Final = CAMPAIGN.specs
 
 
 def _root_place(name: str) -> int:
@@ -301,7 +301,9 @@ class RowCheck(RowJudge[Document]):
         )
         self._one = self.member_parent == _ROOT
         self._name = one.name
-        self._place = _root_place(one.name) if self._one else -1
+        # Past the last place for a row on another object: never read (`check_member` is the
+        # payload's rows'), and an error if it were, where -1 would read the last member.
+        self._place = _root_place(one.name) if self._one else len(_ROOT_SPECS)
         self._keyword = one.keyword
         self._left_if = one.left_if
         self._found_one = self._found.at(None, one.name)

@@ -150,16 +150,18 @@ class When:
     `FACTS` (`is_fact`): the runner calls the rule on a body with those facts only
     (`When.reads_in`, by their bits). `scope` names them, and `says` says them in words, the
     member facts by their pointer and value; `always`, whether it names none. Facts no `Scope`
-    names are refused: the rule pages and `rules --json` show a rule's scope.
+    names are refused: the rule pages and `rules --json` show a rule's scope. `needs` and
+    `unless` are the facts in the order of `FACTS`.
     """
 
     __slots__ = ("always", "excluded_bits", "needed_bits", "needs", "scope", "unless")
 
     def __init__(self, *needs: Fact, unless: tuple[Fact, ...] = ()) -> None:
-        self.needs = needs
-        self.unless = unless
         self.needed_bits = _bits(needs)
         self.excluded_bits = _bits(unless)
+        # In the order of `FACTS`, whatever the row's: the same facts are said the same way.
+        self.needs = tuple(fact for bit, fact in FACTS.items() if self.needed_bits & bit)
+        self.unless = tuple(fact for bit, fact in FACTS.items() if self.excluded_bits & bit)
         self.always = not (needs or unless)
         bits = (self.needed_bits, self.excluded_bits)
         named = [scope for scope, named_bits in _NEEDS.items() if named_bits == bits]
