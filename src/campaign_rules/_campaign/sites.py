@@ -10,7 +10,7 @@ otherwise; `Site.clean` says they find nothing.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from campaign_rules._campaign.shape import (
     CAMPAIGN_MEMBERS,
@@ -58,7 +58,9 @@ DISABLED_CYCLES: Final = ObjectKind({"enabled": CYCLES_MEMBERS["enabled"]}, clos
 # A complete window, for `Window._scan`: its number of members and their classes (`bool`, `str`).
 _WINDOW_SIZE: Final = len(WINDOW.shape)
 _ACTIVE_CLASS: Final = WINDOW.specs["active"].cls
-_TIME_CLASS: Final = WINDOW.specs[START_TIME].cls
+# Typed as the class it is, so that a time of that class is a `str` to mypy: no `cast`, which
+# interpreted is a call a time.
+_TIME_CLASS: Final[type[str]] = WINDOW.specs[START_TIME].cls
 
 
 # The kind of the object at each path a site can have: where the shape rules can report a
@@ -130,7 +132,7 @@ class Window(Site):
         ):
             # Both times plain `str`s, which `as_string` gives back as they are: two calls a
             # window fewer.
-            self.start, self.stop = cast("str", start), cast("str", stop)
+            self.start, self.stop = start, stop
             self.clean = True
             return True
         self.start = as_string(start)

@@ -181,8 +181,9 @@ class _Group:
 
     `names`: when every target judges one value (no items), has no deferral and lets `null`
     pass, the targets' names, else `None`: each value is then judged with nothing read of its
-    target but its name (`RowCheck._judge_group`); `places`, for such a group of the payload's
-    members, their places in `Payload.root_values`, where their values are read.
+    target but its name (`RowCheck._judge_group`); `places`, each name with its place in
+    `Payload.root_values` where a group of the payload's members reads its value (past the last
+    place for another object's: an error if it were read).
     `window_times`: when, besides, the row judges a text by a set of texts (`Keyword.accepted`),
     the names are a window's times in their order and the set judges strings only, whether each
     time (`startTime`, `stopTime`) is a target, else `None`:
@@ -196,7 +197,7 @@ class _Group:
         self.parent = parent
         self.targets = targets
         self.names: list[str] | None = None
-        self.places: list[int] | None = None
+        self.places: list[tuple[str, int]] = []
         self.window_times: tuple[bool, bool] | None = None
 
     def settle(self) -> None:
@@ -209,8 +210,11 @@ class _Group:
         )
         self.names = [target.name for target in self.targets] if simple else None
         names = self.names
-        if names is not None and self.parent == _ROOT:
-            self.places = [_root_place(name) for name in names]
+        if names is not None:
+            self.places = [
+                (name, _root_place(name) if self.parent == _ROOT else len(_ROOT_SPECS))
+                for name in names
+            ]
         if (
             names is not None
             and self.targets[0].keyword.accepted is not None
@@ -386,14 +390,8 @@ class RowCheck(RowJudge[Document]):
             return
         keyword = group.targets[0].keyword
         accepted = keyword.accepted
-        places = group.places if root_values is not None else None
-        for index in range(len(names)):
-            name = names[index]
-            value = (
-                root_values[places[index]]
-                if root_values is not None and places is not None
-                else members.get(name)
-            )
+        for name, place in group.places:
+            value = root_values[place] if root_values is not None else members.get(name)
             if value is None:
                 continue  # absent, or `null`, which every target lets pass
             if (
