@@ -179,11 +179,11 @@ class _Target:
 class _Group:
     """The targets of a row under one parent, in the row's order.
 
-    `names`: when every target judges one value (no items), has no deferral and lets `null`
-    pass, the targets' names, else `None`: each value is then judged with nothing read of its
-    target but its name (`RowCheck._judge_group`); `places`, each name with its place in
-    `Payload.root_values` where a group of the payload's members reads its value (past the last
-    place for another object's: an error if it were read).
+    `places`: when every target judges one value (no items), has no deferral and lets `null`
+    pass, each target's name with its place in `Payload.root_values`, where a group of the
+    payload's members reads its value (past the last place for another object's: an error if it
+    were read), else `None`: each value is then judged with nothing read of its target but its
+    name and place (`RowCheck._judge_group`).
     `window_times`: when, besides, the row judges a text by a set of texts (`Keyword.accepted`),
     the names are a window's times in their order and the set judges strings only, whether each
     time (`startTime`, `stopTime`) is a target, else `None`:
@@ -191,33 +191,31 @@ class _Group:
     value that is no string, which such a set passes), with no look-up of its name.
     """
 
-    __slots__ = ("names", "parent", "places", "targets", "window_times")
+    __slots__ = ("parent", "places", "targets", "window_times")
 
     def __init__(self, parent: int, targets: tuple[_Target, ...]) -> None:
         self.parent = parent
         self.targets = targets
-        self.names: list[str] | None = None
-        self.places: list[tuple[str, int]] = []
+        self.places: list[tuple[str, int]] | None = None
         self.window_times: tuple[bool, bool] | None = None
 
     def settle(self) -> None:
-        """Note `names` and `window_times`, once every target is added."""
+        """Note `places` and `window_times`, once every target is added."""
         simple = all(
             target.left_if is None
             and target.null_passes
             and not (target.each_item or target.unique)
             for target in self.targets
         )
-        self.names = [target.name for target in self.targets] if simple else None
-        names = self.names
-        if names is not None:
-            self.places = [
-                (name, _root_place(name) if self.parent == _ROOT else len(_ROOT_SPECS))
-                for name in names
-            ]
+        if not simple:
+            return
+        names = [target.name for target in self.targets]
+        self.places = [
+            (name, _root_place(name) if self.parent == _ROOT else len(_ROOT_SPECS))
+            for name in names
+        ]
         if (
-            names is not None
-            and self.targets[0].keyword.accepted is not None
+            self.targets[0].keyword.accepted is not None
             and self.parent in (_SCHEDULING_WINDOWS, _CYCLES_SCHEDULE_WINDOWS)
             and self.targets[0].keyword.json_type == "string"
             and names in ([START_TIME], [STOP_TIME], [START_TIME, STOP_TIME])
@@ -381,16 +379,16 @@ class RowCheck(RowJudge[Document]):
     ) -> None:
         """Judge the group's targets in the object at `path`, whose members are `members`.
 
-        By their names alone when the group has them (its `names`), else target by target. The
-        payload's members are read at their places in `root_values` (`Payload.root_values`).
+        By their names alone when the group has them (its `places`), else target by target.
+        The payload's members are read at their places in `root_values` (`Payload.root_values`).
         """
-        names = group.names
-        if names is None:
+        places = group.places
+        if places is None:
             self._judge(path, members, group.targets, findings)
             return
         keyword = group.targets[0].keyword
         accepted = keyword.accepted
-        for name, place in group.places:
+        for name, place in places:
             value = root_values[place] if root_values is not None else members.get(name)
             if value is None:
                 continue  # absent, or `null`, which every target lets pass
