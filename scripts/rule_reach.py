@@ -536,9 +536,11 @@ class Index:
         if _tests_the_block(rule):
             walk.entry(BLOCK_ENABLED)
         # The member facts its `When` names are declared in `_core.limits`: the row's data.
+        from campaign_rules._export.check_code import declared_name
+
         for fact in (*rule.when.needs, *rule.when.unless):
             if not callable(fact):
-                walk.entry(f"{LIMITS}:{_declared_name(fact)}")
+                walk.entry(f"{LIMITS}:{declared_name(fact)}")
         # What the row's own arguments read of `DATA_MODULES` so far is the row's data.
         walk.data_lines = {
             module: set(walk.reach.lines.get(module, set())) for module in DATA_MODULES
@@ -968,18 +970,6 @@ def _create_rules() -> tuple[Rule[Document], ...]:
     from campaign_rules._rules.table import CREATE_RULES
 
     return CREATE_RULES
-
-
-def _declared_name(fact: object) -> str:
-    """The name `_core.limits` declares a member fact by (`CYCLES_ENABLED`)."""
-    from campaign_rules._core import limits
-    from campaign_rules._rules.scope import is_fact
-
-    return next(
-        name
-        for name, value in vars(limits).items()
-        if is_fact(value, fact)  # type: ignore[arg-type]
-    )
 
 
 def _tests_the_block(rule: Rule[Document]) -> bool:

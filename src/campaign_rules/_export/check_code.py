@@ -26,10 +26,10 @@ from campaign_rules._core.object_reading import MemberIs
 from campaign_rules._rules import reader
 from campaign_rules._rules.keywords import AllOf, Keyword, constraint_check, keyword_checks
 from campaign_rules._rules.plan import RowCheck
-from campaign_rules._rules.scope import is_fact
+from campaign_rules._rules.scope import Fact, is_fact
 from campaign_rules._rules.table import Rule
 
-__all__ = ["READER_NAMES", "Piece", "code_of"]
+__all__ = ["READER_NAMES", "Piece", "code_of", "declared_name"]
 
 _SOURCE: Final = Path(__file__).resolve().parents[2]
 _PACKAGE: Final = "campaign_rules"
@@ -77,9 +77,13 @@ def code_of(rule: Rule[Any]) -> tuple[list[Piece], list[str]]:
         if callable(fact):
             _add(fact.__module__, fact.__name__, pieces, readers, seen)
         else:  # told by the object reading's `MemberIs`, made of its data
-            name = next(name for name, value in vars(limits).items() if is_fact(value, fact))
-            _add_declaration(limits.__name__, name, pieces, readers, seen)
+            _add_declaration(limits.__name__, declared_name(fact), pieces, readers, seen)
     return pieces, readers
+
+
+def declared_name(fact: Fact) -> str:
+    """The name `_core.limits` declares the member fact `fact` by (`CYCLES_ENABLED`)."""
+    return next(name for name, value in vars(limits).items() if is_fact(value, fact))
 
 
 def _add_declaration(

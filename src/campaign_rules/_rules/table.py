@@ -162,9 +162,9 @@ class Rule(Generic[Subject]):
     `gates` lists every condition its verdict depends on besides the value: the facts it reads
     in, made here, and for a row what `_plan_rows` adds.
     `run`: for the first row of consecutive rows of one scope (the same facts) on one member
-    each of the same object, those rows, and `run_skip` their `_rules.plan.MemberRun`, which tells how many of
-    their first find nothing in a subject, for the runner to skip in one call; else `()` and
-    `None`.
+    each of the same object, those rows, and `run_skip` their `_rules.plan.MemberRun`, which
+    tells how many of their first find nothing in a subject, for the runner to skip in one call;
+    else `()` and `None`.
     """
 
     __slots__ = (
