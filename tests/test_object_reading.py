@@ -90,6 +90,14 @@ def test_the_members_of_the_shape_are_kept_at_their_places(
         assert payload.root_values[spec.index] is payload.root.get(name)
 
 
+def test_a_member_s_place_is_where_a_site_keeps_its_value_and_a_name_outside_is_refused() -> None:
+    payload = Payload({"count": 2, "label": "b"}, KIND)
+    assert [payload.root_values[KIND.place(name)] for name in ("count", "label")] == [2, "b"]
+    assert [KIND.place(name) for name in KIND.shape] == list(range(len(KIND.shape)))
+    with pytest.raises(ValueError, match="'nickname': not a member of the shape"):
+        KIND.place("nickname")
+
+
 @given(st.dictionaries(st.text(max_size=8) | st.builds(Text, st.text(max_size=8)), st.integers()))
 def test_every_member_of_the_shape_is_at_its_place(raw: dict[str, object]) -> None:
     payload = Payload(raw, KIND)

@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 
 from campaign_rules import strategies as cs
 from campaign_rules._campaign.document import Document
+from campaign_rules._campaign.sites import CAMPAIGN
 from campaign_rules._core import limits
 from campaign_rules._core.timezones import timezone_names
 from campaign_rules._core.violations import Finding
 from campaign_rules._rules.keywords import VOCABULARY, ItemsUnique, constraint_check, keyword_checks
-from campaign_rules._rules.plan import _root_place, split_pointer
+from campaign_rules._rules.plan import split_pointer
 from campaign_rules._rules.scope import POSSIBLE_FACTS
 from campaign_rules._rules.table import BODY_RULES, CREATE_RULES, Rule
 from tests import strategies_support as parts
@@ -233,4 +234,4 @@ def test_a_row_reads_a_member_of_the_payload_at_its_place(body: object) -> None:
         for pointer in rule.pointers:
             parent, name, each_item = split_pointer(pointer)
             if parent == "" and not each_item:
-                assert doc.root_values[_root_place(name)] is doc.root.get(name), pointer
+                assert doc.root_values[CAMPAIGN.place(name)] is doc.root.get(name), pointer

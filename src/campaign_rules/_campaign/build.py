@@ -13,7 +13,7 @@ from typing import Final, TypeVar
 
 from campaign_rules._campaign.document import Document
 from campaign_rules._campaign.models import CampaignCreate, CyclesConfig, DayWindow, Schedule
-from campaign_rules._campaign.sites import Window
+from campaign_rules._campaign.sites import CAMPAIGN, Window
 from campaign_rules._core.construct import construct
 from campaign_rules._core.enums import CyclesMode
 from campaign_rules._core.formats import parse_time
@@ -24,6 +24,17 @@ __all__ = ["DAY_WINDOWS_KEPT", "build_campaign"]
 
 T = TypeVar("T")
 _MODES: Final = {mode.value: mode for mode in CyclesMode}
+# The places of the payload's members the campaign reads, among the values the `Document` kept
+# of them (`Payload.root_values`): read there, no name is looked up in the payload again.
+_NAME: Final = CAMPAIGN.place("name")
+_AGENT_ID: Final = CAMPAIGN.place("agent_id")
+_DESCRIPTION: Final = CAMPAIGN.place("description")
+_TIMEZONE: Final = CAMPAIGN.place("timezone")
+_RETRIES: Final = CAMPAIGN.place("retries")
+_MESSAGE_LIMIT: Final = CAMPAIGN.place("message_limit")
+_FIRST_MESSAGE: Final = CAMPAIGN.place("first_message")
+_TEMPLATE: Final = CAMPAIGN.place("template")
+_TEMPLATE_ALT: Final = CAMPAIGN.place("template_alt")
 # A `DayWindow` is frozen, so equal windows can be one object: the first `DAY_WINDOWS_KEPT`
 # distinct windows built are kept and given again. Building one costs more than a look-up
 # here, and a service's schedules repeat (office hours); the bound keeps the memory of
@@ -44,22 +55,22 @@ def build_campaign(doc: Document) -> CampaignCreate:
     A cycles block not enabled is left out (spec 2.4 rule 2: it is ignored), and `agent_id`
     is put in lower case (D-agent-id).
     """
-    root = doc.root
+    values = doc.root_values
     return construct(
         CampaignCreate,
         (
-            _checked(as_string(root.get("name"))),
+            _checked(as_string(values[_NAME])),
             # The row `agent_id.is_uuid_v4` took its form: only its case is left to make.
-            _checked(as_string(root.get("agent_id"))).lower(),
+            _checked(as_string(values[_AGENT_ID])).lower(),
             _checked(doc.integration_id),
             _checked(doc.channel),
-            as_string(root.get("description")),
-            _or_default(as_string(root.get("timezone")), DEFAULT_TIMEZONE),
-            _or_default(as_integer(root.get("retries")), DEFAULT_RETRIES),
-            _or_default(as_integer(root.get("message_limit")), DEFAULT_MESSAGE_LIMIT),
-            as_string(root.get("first_message")),
-            as_string(root.get("template")),
-            as_string(root.get("template_alt")),
+            as_string(values[_DESCRIPTION]),
+            _or_default(as_string(values[_TIMEZONE]), DEFAULT_TIMEZONE),
+            _or_default(as_integer(values[_RETRIES]), DEFAULT_RETRIES),
+            _or_default(as_integer(values[_MESSAGE_LIMIT]), DEFAULT_MESSAGE_LIMIT),
+            as_string(values[_FIRST_MESSAGE]),
+            as_string(values[_TEMPLATE]),
+            as_string(values[_TEMPLATE_ALT]),
             _schedule(doc.scheduling_windows),
             _cycles(doc),
         ),

@@ -49,6 +49,13 @@ _TEXT_HEAD: Final = NAME_MAX_LENGTH + 1
 # The weekdays in week order, read by index (see `_core.limits.FILTER_LISTS` on tuple types).
 _WEEKDAYS: Final[tuple[str, ...]] = WEEKDAYS
 _SCHEDULING_WINDOW_PATHS: Final = WINDOW_PATHS["scheduling"]
+# The places of the payload's members the document reads among its `root_values`: read there,
+# no name is looked up in the payload again.
+_INTEGRATION_TYPE: Final = CAMPAIGN.place("integration_type")
+_AGENT_ID: Final = CAMPAIGN.place("agent_id")
+_INTEGRATION_ID: Final = CAMPAIGN.place("integration_id")
+_SCHEDULING: Final = CAMPAIGN.place("scheduling")
+_CYCLES: Final = CAMPAIGN.place("cycles")
 _CYCLES_SCHEDULE_WINDOW_PATHS: Final = WINDOW_PATHS["cycles.schedule"]
 
 
@@ -82,8 +89,8 @@ class Document(Payload):
         Payload.__init__(self, payload, CAMPAIGN)
         self.directory = directory
         root = self.root_site
-        members = self.root
-        channel = as_string_head(members.get("integration_type"), _TEXT_HEAD)
+        values = self.root_values
+        channel = as_string_head(values[_INTEGRATION_TYPE], _TEXT_HEAD)
         self.channel: IntegrationType | None = _CHANNELS.get(channel or "")
         # `integration_id`, once asked (a str subclass there is copied whole, so only once).
         self._integration_id: str | None = None
@@ -93,7 +100,7 @@ class Document(Payload):
             if directory is not None
             else None
         )
-        raw_cycles = members.get("cycles")
+        raw_cycles = values[_CYCLES]
         self.cycles = CyclesState(self)
 
         # Made with the root in it rather than empty: a list of one grows to room for eight at
@@ -113,7 +120,7 @@ class Document(Payload):
         Read when asked, by the look-ups, rather than for every payload: whether it is
         well-formed is the row `agent_id.is_uuid_v4`'s.
         """
-        text = as_string_head(self.root.get("agent_id"), _TEXT_HEAD)
+        text = as_string_head(self.root_values[_AGENT_ID], _TEXT_HEAD)
         return lower_case_uuid_v4(text) if text is not None else None
 
     @property
@@ -126,7 +133,7 @@ class Document(Payload):
         """
         if self._integration_id_read:
             return self._integration_id
-        found = _well_formed_id(self.root.get("integration_id"))
+        found = _well_formed_id(self.root_values[_INTEGRATION_ID])
         self._integration_id = found
         self._integration_id_read = True
         return found
@@ -137,7 +144,7 @@ class Document(Payload):
         `raw_cycles` is the payload's `cycles` member as given (`None` when absent).
         """
         self.scheduling_windows = self._read_schedule(
-            "scheduling", self.root.get("scheduling"), _SCHEDULING_WINDOW_PATHS
+            "scheduling", self.root_values[_SCHEDULING], _SCHEDULING_WINDOW_PATHS
         )
         if not is_object(raw_cycles):
             return

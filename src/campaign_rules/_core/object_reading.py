@@ -75,6 +75,17 @@ class ObjectKind:
         }
         self.no_values: tuple[object, ...] = (None,) * len(shape)
 
+    def place(self, name: str) -> int:
+        """The place of the member `name` among a site's values (`Site.values`); refused if none.
+
+        Read once, where a module sets a member's place aside for every body: a read of a value
+        at its place looks no name up.
+        """
+        spec = self.specs.get(name)
+        if spec is None:
+            raise ValueError(f"{name!r}: not a member of the shape")
+        return spec.index
+
 
 # Compiled, each body makes its sites and frees them all once its result is made: a free list of
 # one per class keeps the last one freed for the next body, without the allocator.

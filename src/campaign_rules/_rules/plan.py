@@ -60,17 +60,9 @@ _PARENT_PATHS: Final[dict[int, tuple[str | None, ...]]] = {
 }
 # The payload's member whose object is `_CYCLES`.
 _CYCLES_NAME: Final = "cycles"
-# The members of the payload's shape, each with its place among the values the `Document`
-# keeps of them (`Payload.root_values`): the shape the `Document` reads the payload against.
-_ROOT_SPECS: Final = CAMPAIGN.specs
-
-
-def _root_place(name: str) -> int:
-    """The place of the payload's member `name` in `Payload.root_values`; refused if none."""
-    spec = _ROOT_SPECS.get(name)
-    if spec is None:
-        raise ValueError(f"/{name}: not a member of the payload's shape")
-    return spec.index
+# A place past the last of the payload's members among the values the `Document` keeps of them
+# (`Payload.root_values`, read against `CAMPAIGN`): a row on another object's has it, never read.
+_NO_PLACE: Final = len(CAMPAIGN.specs)
 
 
 def split_pointer(pointer: str) -> tuple[str, str, bool]:
@@ -211,8 +203,7 @@ class _Group:
             return
         names = [target.name for target in self.targets]
         self.places = [
-            (name, _root_place(name) if self.parent == _ROOT else len(_ROOT_SPECS))
-            for name in names
+            (name, CAMPAIGN.place(name) if self.parent == _ROOT else _NO_PLACE) for name in names
         ]
         if (
             self.targets[0].keyword.accepted is not None
@@ -305,7 +296,7 @@ class RowCheck(RowJudge[Document]):
         self._name = one.name
         # Past the last place for a row on another object: never read (`check_member` is the
         # payload's rows'), and an error if it were, where -1 would read the last member.
-        self._place = _root_place(one.name) if self._one else len(_ROOT_SPECS)
+        self._place = CAMPAIGN.place(one.name) if self._one else _NO_PLACE
         self._keyword = one.keyword
         self._left_if = one.left_if
         self._found_one = self._found.at(None, one.name)
