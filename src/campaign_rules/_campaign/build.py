@@ -28,6 +28,7 @@ _MODES: Final = {mode.value: mode for mode in CyclesMode}
 # of them (`Payload.root_values`): read there, no name is looked up in the payload again.
 _NAME: Final = CAMPAIGN.place("name")
 _AGENT_ID: Final = CAMPAIGN.place("agent_id")
+_INTEGRATION_ID: Final = CAMPAIGN.place("integration_id")
 _DESCRIPTION: Final = CAMPAIGN.place("description")
 _TIMEZONE: Final = CAMPAIGN.place("timezone")
 _RETRIES: Final = CAMPAIGN.place("retries")
@@ -62,7 +63,7 @@ def build_campaign(doc: Document) -> CampaignCreate:
             _checked(as_string(values[_NAME])),
             # The row `agent_id.is_uuid_v4` took its form: only its case is left to make.
             _checked(as_string(values[_AGENT_ID])).lower(),
-            _checked(doc.integration_id),
+            _checked(as_string(values[_INTEGRATION_ID])),
             _checked(doc.channel),
             as_string(values[_DESCRIPTION]),
             _or_default(as_string(values[_TIMEZONE]), DEFAULT_TIMEZONE),

@@ -70,8 +70,7 @@ class Document(Payload):
     read), and `root_values`, the values of the shape's members at their places.
 
     Attributes, all read when the document is made but `agent_id` and `integration_id`
-    (properties, read when asked: by the look-ups, and `integration_id` by the campaign of a
-    valid payload too):
+    (properties, read when asked: by the look-ups):
     `channel`: the `integration_type` when it is a supported one;
     `cycles`: the facts of the `cycles` member, a `CyclesState` (`_campaign.cycles_state`);
     `directory`: the directory given, if any, and `lookups`: a `Lookups` asking it
@@ -92,9 +91,6 @@ class Document(Payload):
         values = self.root_values
         channel = as_string_head(values[_INTEGRATION_TYPE], _TEXT_HEAD)
         self.channel: IntegrationType | None = _CHANNELS.get(channel or "")
-        # `integration_id`, once asked (a str subclass there is copied whole, so only once).
-        self._integration_id: str | None = None
-        self._integration_id_read = False
         self.lookups: Lookups | None = (
             Lookups(directory, self.agent_id, self.integration_id)
             if directory is not None
@@ -128,15 +124,9 @@ class Document(Payload):
         """The `integration_id` when it is well-formed: a non-empty string of Unicode text.
 
         Unicode text, which a store can be asked for (D-lone-surrogates; an ASCII id is told at
-        once). Read when first asked, by the look-ups or by the campaign built of a valid
-        payload, and kept.
+        once). Read when asked, by the look-ups, rather than for every payload.
         """
-        if self._integration_id_read:
-            return self._integration_id
-        found = _well_formed_id(self.root_values[_INTEGRATION_ID])
-        self._integration_id = found
-        self._integration_id_read = True
-        return found
+        return _well_formed_id(self.root_values[_INTEGRATION_ID])
 
     def _read_sites(self, raw_cycles: object) -> None:
         """Add the sites after the root's, of a payload that is an object, and read its windows.
