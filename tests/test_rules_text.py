@@ -9,6 +9,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from campaign_rules import ErrorKey, validate_create, validate_create_json
 from campaign_rules._core.unicode import has_surrogate
@@ -133,15 +135,23 @@ class TestGatedOnAText:
 
 class TestHasSurrogate:
     # `has_surrogate` tells an ASCII text at once and encodes any other (issue 38): both ways
-    # are read here, on every ASCII character, every surrogate and their neighbours.
+    # are read here, on every ASCII character, every surrogate and their neighbours, in texts
+    # that CPython holds in two bytes a character and in four (one beyond the Basic
+    # Multilingual Plane), whose encoders differ.
     def test_no_ascii_text_holds_one(self) -> None:
         assert not has_surrogate("".join(map(chr, range(128))))
         assert not has_surrogate("")
 
+    @pytest.mark.parametrize("around", ["plain", "plaín", "pl🚀in"])
     @pytest.mark.parametrize("at", [0, 1, 5])
-    def test_each_surrogate_is_told_wherever_it_stands(self, at: int) -> None:
+    def test_each_surrogate_is_told_wherever_it_stands(self, at: int, around: str) -> None:
         for code in range(0xD800, 0xE000):
-            assert has_surrogate("plain"[:at] + chr(code) + "plain"[at:])
+            assert has_surrogate(around[:at] + chr(code) + around[at:])
+
+    @given(st.lists(st.integers(0, 0x10FFFF) | st.integers(0xD7F0, 0xE010), max_size=40))
+    def test_it_is_whether_a_code_point_is_a_surrogate(self, codes: list[int]) -> None:
+        text = "".join(map(chr, codes))
+        assert has_surrogate(text) == any(0xD800 <= code <= 0xDFFF for code in codes)
 
     @pytest.mark.parametrize("text", ["\ud7ff", "\ue000", "é", "🚀", "\U0010ffff", "a\x80"])
     def test_a_neighbour_outside_ascii_is_text(self, text: str) -> None:

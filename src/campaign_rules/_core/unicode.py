@@ -26,6 +26,13 @@ _IS_ASCII: Final = str.isascii
 # `str.encode` itself, for a `str` subclass: called through the method of `str`, so that no
 # override of the subclass runs.
 _ENCODE: Final = str.encode
+# The encoding a text is tried in: UTF-32 fails on exactly the surrogates, as UTF-8 does, and
+# writes each code point as the four bytes it holds, where UTF-8 branches on each one's size:
+# fewer instructions a body on both benchmark corpora, valid and invalid, in both builds
+# (benchmarks/RESULTS.md, issue 38). Its four bytes a code point are freed at once. Spelt as
+# CPython's encoder takes it without a look-up of the codec (no `-le`: the byte order mark it
+# writes costs nothing here).
+_ENCODING: Final = "utf-32"
 # What is said of a string holding one, by the rule of the text and by that of the value.
 LONE_SURROGATE: Final = "holds a lone surrogate, which is not Unicode text"
 
@@ -34,14 +41,14 @@ def has_surrogate(text: str) -> bool:
     """Whether `text`, a plain `str`, holds a surrogate code point.
 
     An ASCII text holds none, which `str.isascii` tells from a flag CPython keeps, reading no
-    character (issues 37 and 38). Any other is encoded as UTF-8, which fails on exactly the
-    surrogates and costs less than searching for them (`SURROGATE_CHARACTER`;
-    benchmarks/RESULTS.md, issues 29 and 37).
+    character (issues 37 and 38). Any other is encoded as UTF-32 (`_ENCODING`), which fails on
+    exactly the surrogates and costs less than searching for them (`SURROGATE_CHARACTER`;
+    benchmarks/RESULTS.md, issues 29, 37 and 38).
     """
     if _IS_ASCII(text):
         return False
     try:
-        text.encode("utf-8")
+        text.encode(_ENCODING)
     except UnicodeEncodeError:
         return True
     return False
@@ -63,7 +70,7 @@ def string_has_surrogate(value: object) -> bool:
     if _IS_ASCII(text):
         return False
     try:
-        _ENCODE(text, "utf-8")
+        _ENCODE(text, _ENCODING)
     except UnicodeEncodeError:
         return True
     return False
