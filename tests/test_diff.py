@@ -446,15 +446,17 @@ def test_a_body_rules_key_changed_is_reported_with_a_body_of_bad_bytes(tmp_path:
 
 
 def test_a_version_that_raises_on_a_body_is_shown_failing_it(tmp_path: Path) -> None:
-    # OLD lets the empty integration_id through its rules, and its value objects raise: its
-    # executor ends on that body, which it is taken to answer 500, and is started again.
-    row = '("/integration_id",), {"minLength": 1}'
-    source = changed_copy(tmp_path, "_rules/table.py", row, row.replace(": 1}", ": 0}"))
+    # OLD lets a channel it does not know through its rules, and its value objects raise (a
+    # campaign has a known channel): its executor ends on that body, which it is taken to
+    # answer 500, and is started again.
+    row = '("/integration_type",), {"enum": _values(IntegrationType)}'
+    changed = row.replace("_values(IntegrationType)", '[*_values(IntegrationType), "sms"]')
+    source = changed_copy(tmp_path, "_rules/table.py", row, changed)
     report = _report_against(source, tmp_path)
-    [change] = [c for c in report["changes"] if c["rule"] == "integration_id.not_empty"]
+    [change] = [c for c in report["changes"] if c["rule"] == "integration_type.is_supported"]
     assert (change["verdict"], change["breaking"]) == ("stricter", True)
     witness = change["witness"]
-    assert json.loads(witness["body"])["integration_id"] == ""
+    assert json.loads(witness["body"])["integration_type"] == "sms"
     assert (witness["old"]["status"], witness["old"]["violations"]) == (500, [])
     # The requests after it were answered by the executor started again.
     assert report["bodies"] > 500
