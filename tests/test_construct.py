@@ -30,9 +30,12 @@ from campaign_rules import (
     Violation,
     validate_create,
 )
+from campaign_rules._campaign.build import build_campaign
+from campaign_rules._campaign.document import Document
 from campaign_rules._core.construct import construct, outcome, slots_filled, violation
 from campaign_rules._core.limits import WEEKDAYS
 from campaign_rules.strategies import create_payloads
+from tests.support import payload
 
 # Every class the library makes through `construct`.
 CONSTRUCTED = (
@@ -114,9 +117,9 @@ def test_outcome_makes_what_the_constructor_makes(
 
 
 @given(create_payloads())
-def test_a_built_campaign_filled_again_is_equal(payload: dict[str, Any]) -> None:
+def test_a_built_campaign_filled_again_is_equal(body: dict[str, Any]) -> None:
     # The values `build_campaign` makes: a campaign with schedules and cycles, slots filled.
-    result = validate_create(payload)
+    result = validate_create(body)
     assert result.ok
     campaign = result.value
     again = slots_filled(CampaignCreate, attrs.astuple(campaign, recurse=False))
@@ -128,6 +131,26 @@ def test_a_filled_instance_stays_frozen() -> None:
     window = slots_filled(DayWindow, (None, None, True))
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         window.active = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"name": 7},
+        {"integration_type": "sms"},
+        {"scheduling": {"mon": {"startTime": 900, "stopTime": "18:00", "active": True}}},
+        {"scheduling": {"tue": {"startTime": "09:00", "stopTime": None, "active": True}}},
+    ],
+)
+def test_a_value_the_rules_refuse_is_refused_by_the_value_objects_too(
+    changes: dict[str, Any],
+) -> None:
+    # `build_campaign` trusts the rules for a value's form, not for its presence: a value they
+    # refuse reaching it would be a bug of the rules, and it raises rather than build a campaign.
+    body = payload("phone_call", **changes)
+    assert not validate_create(body).ok
+    with pytest.raises(TypeError, match="a value the rules refuse reached the value objects"):
+        build_campaign(Document(body))
 
 
 def test_the_schedule_fields_are_the_weekdays_in_order() -> None:
