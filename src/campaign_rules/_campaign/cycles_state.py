@@ -26,7 +26,7 @@ __all__ = ["CYCLE_DATES", "CyclesState"]
 # The two facts of the block, as `_core.limits` declares them.
 _ENABLED: Final = MemberIs(*CYCLES_ENABLED)
 _IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
-# The payload's member that is the block.
+# The payload's member that is the block, whose members the two facts are of.
 _CYCLES: Final = "cycles"
 # spec 2.4: the two dates of the cycles schedule (a tuple of any length, as `FILTER_LISTS`).
 CYCLE_DATES: Final[tuple[str, ...]] = ("schedule_start_date", "schedule_end_date")
@@ -59,10 +59,12 @@ class CyclesState:
     """
 
     def __init__(self, payload: Payload) -> None:
-        block = payload.object_at(_CYCLES) if _ENABLED.holds(payload) else None
+        # Both facts are of the block's members: told on the block, read once.
+        members = payload.object_at(_CYCLES)
+        block = members if members is not None and _ENABLED.holds_in(members) else None
         self.block: dict[str, object] | None = block
         self.mode: str | None = as_string(block.get("mode")) if block is not None else None
-        self.in_cooldown_mode: bool = block is not None and _IN_COOLDOWN_MODE.holds(payload)
+        self.in_cooldown_mode: bool = block is not None and _IN_COOLDOWN_MODE.holds_in(block)
         self.schedule: object = (
             block.get("schedule") if block is not None and not self.in_cooldown_mode else None
         )

@@ -21,7 +21,7 @@ from typing import Final
 from campaign_rules._core.formats import HH_MM_TEXTS, is_blank, is_uuid_v4, parse_date
 from campaign_rules._core.limits import TIMEZONE_NAME_MAX_LENGTH
 from campaign_rules._core.timezones import is_timezone_name
-from campaign_rules._core.unicode import string_has_surrogate
+from campaign_rules._core.unicode import has_surrogate, string_has_surrogate
 from campaign_rules._rules.reader import array_length, as_integer, as_string, as_string_head
 
 __all__ = ["VOCABULARY", "Keyword", "KeywordInfo", "constraint_check", "keyword_checks"]
@@ -267,9 +267,10 @@ class UnicodeText(Keyword):
     json_type = "string"
 
     def refuses(self, value: object) -> bool:
-        # A `str` subclass is read without a copy: a name over its length limit costs no more
-        # than its head, as in its other rows (D-hostile-input).
-        return string_has_surrogate(value)
+        # An exact `str`, the common case, is read without the dispatch's call. A `str`
+        # subclass is read without a copy: a name over its length limit costs no more than its
+        # head, as in its other rows (D-hostile-input).
+        return has_surrogate(value) if type(value) is str else string_has_surrogate(value)
 
 
 class MaxItems(Keyword):

@@ -279,8 +279,8 @@ class RowCheck(RowJudge[Document]):
         self._found = ReadyFindings(PathThen(says), places)
         # A row on one member of the payload or of the cycles block, whose `null` passes: the
         # common row, its target's parts and its finding read into fields of their own. On the
-        # payload, checked by `check_member`; consecutive ones are judged together (`MemberRun`,
-        # which reads the block as it is: not for a row that must test it first).
+        # payload, judged at its place by `judge`; consecutive ones are judged together
+        # (`MemberRun`, which reads the block as it is: not for a row that must test it first).
         one = groups[0].targets[0]
         self.member_parent: int | None = (
             groups[0].parent
@@ -294,8 +294,8 @@ class RowCheck(RowJudge[Document]):
         )
         self._one = self.member_parent == _ROOT
         self._name = one.name
-        # Past the last place for a row on another object: never read (`check_member` is the
-        # payload's rows'), and an error if it were, where -1 would read the last member.
+        # Past the last place for a row on another object: never read (`judge` reads it for a
+        # row on the payload's), and an error if it were, where -1 would read the last member.
         self._place = CAMPAIGN.place(one.name) if self._one else _NO_PLACE
         self._keyword = one.keyword
         self._left_if = one.left_if
@@ -309,19 +309,15 @@ class RowCheck(RowJudge[Document]):
             self.judge(doc, findings)
 
     def judge(self, doc: Document, findings: list[Finding]) -> None:
-        """`check_member` for a row on one member, else `judge_pointers`: what the runner calls."""
+        """Report each value of `doc` at the row's pointers that its constraint refuses.
+
+        What the runner calls. A row on one member of the payload whose `null` passes, the
+        common row, judges the value at its member's place, and no group.
+        """
         if self._one:
-            self.check_member(doc, findings)
-        else:
-            self.judge_pointers(doc, findings)
-
-    def check_member(self, doc: Document, findings: list[Finding]) -> None:
-        """`judge_pointers`, for a row on one member of the payload whose `null` passes."""
-        if _member_refused(self._keyword, self._left_if, doc.root_values[self._place]):
-            findings.append(self._found_one)
-
-    def judge_pointers(self, doc: Document, findings: list[Finding]) -> None:
-        """Report each value of `doc` at the row's pointers that its constraint refuses."""
+            if _member_refused(self._keyword, self._left_if, doc.root_values[self._place]):
+                findings.append(self._found_one)
+            return
         for group in self._groups:
             parent = group.parent
             if parent == _ROOT:
