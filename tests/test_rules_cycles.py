@@ -21,9 +21,12 @@ from campaign_rules import (
     Schedule,
     validate_create,
 )
+from campaign_rules._campaign.cycles_state import _CYCLES
 from campaign_rules._campaign.document import Document
 from campaign_rules._core.limits import (
     COOLDOWN_MINUTES,
+    COOLDOWN_MODE,
+    CYCLES_ENABLED,
     FILTER_LIST_MAX_ITEMS,
     FILTER_LISTS,
     MAX_ITERATIONS,
@@ -67,6 +70,12 @@ GARBAGE_BLOCK = {
     "colour": "red",
     5: "not a string name",
 }
+
+
+def test_both_facts_of_the_block_are_members_of_the_block_the_state_reads() -> None:
+    # `CyclesState` tells both facts on the one object it reads, the payload's `_CYCLES`.
+    for pointer, _ in (CYCLES_ENABLED, COOLDOWN_MODE):
+        assert pointer.split("/")[1:-1] == [_CYCLES], pointer
 
 
 class TestDisabledBlockIgnored:

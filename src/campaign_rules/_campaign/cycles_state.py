@@ -26,7 +26,8 @@ __all__ = ["CYCLE_DATES", "CyclesState"]
 # The two facts of the block, as `_core.limits` declares them.
 _ENABLED: Final = MemberIs(*CYCLES_ENABLED)
 _IN_COOLDOWN_MODE: Final = MemberIs(*COOLDOWN_MODE)
-# The payload's member that is the block, whose members the two facts are of.
+# The payload's member that is the block, whose members the two facts are of (a test holds both
+# facts' pointers to it).
 _CYCLES: Final = "cycles"
 # spec 2.4: the two dates of the cycles schedule (a tuple of any length, as `FILTER_LISTS`).
 CYCLE_DATES: Final[tuple[str, ...]] = ("schedule_start_date", "schedule_end_date")

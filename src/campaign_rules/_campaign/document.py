@@ -10,8 +10,8 @@ mode, is declared in `_core.limits`), and the server's answers to the look-ups
 
 Reading is eager and flat, with no per-object bookkeeping, because `validate_create` runs on
 every request: a rule then finds everything it needs already read (see benchmarks/README.md).
-The two ids are read when asked: only the look-ups and the campaign of a valid payload need
-them.
+The two ids are read when asked: only the look-ups need them (the campaign of a valid payload
+reads them at their places).
 """
 
 from __future__ import annotations
