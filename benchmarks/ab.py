@@ -1,7 +1,8 @@
 """Time one revision of campaign_rules against another, side by side on this machine.
 
-    python benchmarks/ab.py [--build pure|compiled] [--corpus small] [--size N] [--rounds R]
-                            [--passes P] [--seed S] [--cache DIR] [--json FILE] OLD NEW
+    python benchmarks/ab.py [--build pure|compiled] [--corpus small] [--kind valid] [--size N]
+                            [--rounds R] [--passes P] [--seed S] [--cache DIR] [--json FILE]
+                            OLD NEW
 
 OLD and NEW are each a git revision of this repository (`HEAD~1`, `main`, a commit) or a
 directory holding a source tree (`.`, to time uncommitted work). A revision is checked out with
@@ -17,7 +18,9 @@ the end, on a signal too; a directory is used as it is.
   files into a directory given as it is.
 - One corpus of bodies is made once (`benchmarks/corpus.py`: each `--corpus` shape, `--size`
   valid and as many invalid bodies, as compact UTF-8 JSON, as a JavaScript client sends them)
-  and read by both sides.
+  and read by both sides. `--kind valid` keeps the valid bodies only (or `invalid`, the
+  invalid ones): to time a revision that judges valid bodies only, such as one with rules left
+  out to measure what they cost (benchmarks/experiments/).
 - Each round runs one fresh interpreter per side (`ab_child.py`), the sides taking turns, the
   first of each round alternating (A B, B A, A B, ...): each times `validate_create` on the
   decoded bodies (the dict path) and `validate_create_json` on the bytes (the bytes path, where
@@ -97,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
         choices=sorted(SHAPES),
         help="a corpus shape (repeatable; both by default)",
     )
+    parser.add_argument(
+        "--kind",
+        action="append",
+        choices=("valid", "invalid"),
+        help="the valid or the invalid bodies only (repeatable; both by default)",
+    )
     parser.add_argument("--size", type=int, default=500, help="valid and invalid bodies each")
     parser.add_argument("--rounds", type=int, default=11, help="timed rounds (each side once)")
     parser.add_argument("--passes", type=int, default=3, help="timed passes within a process")
@@ -115,8 +124,13 @@ def _bodies(arguments: argparse.Namespace) -> dict[str, list[str]]:
     sets: dict[str, list[str]] = {}
     for shape in arguments.corpus or sorted(SHAPES, reverse=True):
         corpus = make_corpus(arguments.seed, arguments.size, SHAPES[shape])
-        sets[f"{shape}/valid"] = [_text(payload) for payload in corpus.valid]
-        sets[f"{shape}/invalid"] = [_text(invalid.payload) for invalid in corpus.invalid]
+        kinds = {
+            "valid": corpus.valid,
+            "invalid": [invalid.payload for invalid in corpus.invalid],
+        }
+        for kind, payloads in kinds.items():
+            if arguments.kind is None or kind in arguments.kind:
+                sets[f"{shape}/{kind}"] = [_text(payload) for payload in payloads]
     return sets
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from benchmarks.ab import _same
+from benchmarks.ab import _bodies, _parser, _same
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,3 +69,15 @@ def test_results_differ_by_any_part_both_revisions_have() -> None:
     assert not _same([False, "None", [violation]], [False, "None", []])
     assert not _same([True, "A()", []], [True, "B()", []])
     assert _same([False, "None", [older]], [False, "None", [violation]])
+
+
+def test_kind_keeps_the_bodies_of_that_kind_only() -> None:
+    def sets(*options: str) -> dict[str, list[str]]:
+        arguments = [*options, "--corpus", "small", "--size", "3", "OLD", "NEW"]
+        return _bodies(_parser().parse_args(arguments))
+
+    both = sets()
+    assert list(both) == ["small/valid", "small/invalid"]
+    assert sets("--kind", "valid") == {"small/valid": both["small/valid"]}
+    assert sets("--kind", "invalid") == {"small/invalid": both["small/invalid"]}
+    assert sets("--kind", "valid", "--kind", "invalid") == both

@@ -145,6 +145,11 @@ ELSEWHERE: dict[tuple[str, str], Elsewhere] = {
         "each); the test runs the same tool on HEAD against HEAD in its tiny mode",
         "tests/test_benchmark_ab.py::test_head_against_head_runs_agrees_and_leaves_no_worktree",
     ),
+    ("benchmarks/experiments/README.md", "git switch --detach 708f15e"): Elsewhere(
+        "it checks out an older commit, changes it, and builds two revisions with mypyc: "
+        "minutes each; the test checks that every patch applies to the commit it names",
+        "tests/test_benchmark_experiments.py::test_every_patch_applies_to_the_commit_it_names",
+    ),
     ("docs/guides/builds.md", ".venv/bin/nox -s parity"): Elsewhere(
         "it builds the package twice with mypyc and pip, a few minutes; .ci/run runs the same "
         "builds, the whole suite on the compiled one, the parity tests included",
