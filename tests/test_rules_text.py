@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign_rules import ErrorKey, validate_create, validate_create_json
+from campaign_rules._core.limits import NAME_MAX_LENGTH
 from campaign_rules._core.unicode import has_surrogate
 from campaign_rules._rules.scope import POSSIBLE_FACTS
 from campaign_rules._rules.table import _BLOCK_NOT_ENABLED, CREATE_RULES
@@ -87,10 +88,29 @@ class TestFreeTextIsUnicode:
         class Text(str):
             pass
 
-        # Past the name's length limit too, as an exact `str` is read.
-        for text in (Text("a\ud800"), Text("a" * 300 + "\ud800")):
-            result = validate_create(payload(**{member: text}))
-            assert (INVALID, member, "text.free_text_is_unicode") in found(result)
+        result = validate_create(payload(**{member: Text("a\ud800")}))
+        assert (INVALID, member, "text.free_text_is_unicode") in found(result)
+
+    @pytest.mark.parametrize("text_class", [str, type("Text", (str,), {})])
+    def test_a_text_with_no_length_limit_is_read_whole(self, text_class: type[str]) -> None:
+        text = text_class("a" * 300 + "\ud800")
+        result = validate_create(payload(description=text))
+        assert found(result) == [(INVALID, "description", "text.free_text_is_unicode")]
+
+    @pytest.mark.parametrize("text_class", [str, type("Text", (str,), {})])
+    def test_a_name_over_its_length_limit_is_the_length_rules_only(
+        self, text_class: type[str]
+    ) -> None:
+        # Both sides of the bound: at the limit the name is read for a surrogate; one character
+        # over, it is `name.within_max_length`'s, and not read further (D-lone-surrogates).
+        at_limit = text_class("a" * (NAME_MAX_LENGTH - 1) + "\ud800")
+        over = text_class("a" * NAME_MAX_LENGTH + "\ud800")
+        assert found(validate_create(payload(name=at_limit))) == [
+            (INVALID, "name", "text.free_text_is_unicode")
+        ]
+        assert found(validate_create(payload(name=over))) == [
+            (INVALID, "name", "name.within_max_length")
+        ]
 
     def test_another_rules_member_is_left_to_it(self) -> None:
         assert found(validate_create(payload(timezone="\ud800"))) == [
@@ -105,6 +125,7 @@ class TestGatedOnAText:
         assert [(gate.kind, gate.rule) for gate in ROW.gates] == [
             ("scope", None),
             ("type", "payload.members_have_json_types"),
+            ("defers_to", "name.within_max_length"),
             ("defers_to", "cycles.filter_lists_within_max_items"),
             ("defers_to", "cycles.filter_items_are_non_empty_strings"),
             ("defers_to", "body.strings_are_unicode"),

@@ -135,7 +135,8 @@ class _Target:
     a row on its items (an array it refuses is not read); `items_left_if`: of those at the
     items, of a row on an array (an item it refuses is theirs). `null_passes`: whether neither
     the row nor a deferral refuses `null`, found by asking them: an absent or `null` member is
-    then judged no further.
+    then judged no further. `place`: its place in `Payload.root_values` when its group reads the
+    payload's members there (its group's `by_place`), else past the last place (an error if read).
     """
 
     __slots__ = (
@@ -145,6 +146,7 @@ class _Target:
         "left_if",
         "name",
         "null_passes",
+        "place",
         "unique",
         "unread_if",
     )
@@ -166,47 +168,48 @@ class _Target:
         self.left_if = left_if
         self.unread_if = unread_if
         self.items_left_if = items_left_if
+        self.place = _NO_PLACE
 
 
 class _Group:
     """The targets of a row under one parent, in the row's order.
 
-    `places`: when every target judges one value (no items), has no deferral and lets `null`
-    pass, each target's name with its place in `Payload.root_values`, where a group of the
-    payload's members reads its value (past the last place for another object's: an error if it
-    were read), else `None`: each value is then judged with nothing read of its target but its
-    name and place (`RowCheck._judge_group`).
-    `window_times`: when, besides, the row judges a text by a set of texts (`Keyword.accepted`),
+    `by_place`: whether every target judges one value (no items) and lets `null` pass: each
+    value is then judged with nothing read of its target but its name, its place
+    (each target's `place`, where a group of the payload's members reads its value in
+    `Payload.root_values`) and the check of the rows it defers to (`RowCheck._judge_group`).
+    `window_times`: when, besides, no target defers and the row judges a text by a set of texts
+    (`Keyword.accepted`),
     the names are a window's times in their order and the set judges strings only, whether each
     time (`startTime`, `stopTime`) is a target, else `None`:
     each is then the text the window read of it (`Window.start`, `Window.stop`, `None` for a
     value that is no string, which such a set passes), with no look-up of its name.
     """
 
-    __slots__ = ("parent", "places", "targets", "window_times")
+    __slots__ = ("by_place", "parent", "targets", "window_times")
 
     def __init__(self, parent: int, targets: tuple[_Target, ...]) -> None:
         self.parent = parent
         self.targets = targets
-        self.places: list[tuple[str, int]] | None = None
+        self.by_place = False
         self.window_times: tuple[bool, bool] | None = None
 
     def settle(self) -> None:
-        """Note `places` and `window_times`, once every target is added."""
+        """Note `by_place`, each target's place and `window_times`, once every target is added."""
         simple = all(
-            target.left_if is None
-            and target.null_passes
-            and not (target.each_item or target.unique)
+            target.null_passes and not (target.each_item or target.unique)
             for target in self.targets
         )
         if not simple:
             return
+        self.by_place = True
+        if self.parent == _ROOT:
+            for target in self.targets:
+                target.place = CAMPAIGN.place(target.name)
         names = [target.name for target in self.targets]
-        self.places = [
-            (name, CAMPAIGN.place(name) if self.parent == _ROOT else _NO_PLACE) for name in names
-        ]
         if (
-            self.targets[0].keyword.accepted is not None
+            all(target.left_if is None for target in self.targets)
+            and self.targets[0].keyword.accepted is not None
             and self.parent in (_SCHEDULING_WINDOWS, _CYCLES_SCHEDULE_WINDOWS)
             and self.targets[0].keyword.json_type == "string"
             and names in ([START_TIME], [STOP_TIME], [START_TIME, STOP_TIME])
@@ -366,25 +369,31 @@ class RowCheck(RowJudge[Document]):
     ) -> None:
         """Judge the group's targets in the object at `path`, whose members are `members`.
 
-        By their names alone when the group has them (its `places`), else target by target.
-        The payload's members are read at their places in `root_values` (`Payload.root_values`).
+        By each target's name and place alone when the group is read so (`by_place`), else
+        target by target. The payload's members are read at their places in `root_values`
+        (`Payload.root_values`).
         """
-        places = group.places
-        if places is None:
-            self._judge(path, members, group.targets, findings)
+        targets = group.targets
+        if not group.by_place:
+            self._judge(path, members, targets, findings)
             return
-        keyword = group.targets[0].keyword
+        keyword = targets[0].keyword
         accepted = keyword.accepted
-        for name, place in places:
-            value = root_values[place] if root_values is not None else members.get(name)
+        for target in targets:
+            value = (
+                root_values[target.place] if root_values is not None else members.get(target.name)
+            )
             if value is None:
                 continue  # absent, or `null`, which every target lets pass
+            left_if = target.left_if
+            if left_if is not None and left_if.refuses(value):
+                continue  # the deferred row's: not read further (D-hostile-input)
             if (
                 value not in accepted
                 if accepted is not None and type(value) is str
                 else keyword.refuses(value)
             ):
-                findings.append(self._found.at(path, name))
+                findings.append(self._found.at(path, target.name))
 
     def _judge(
         self,
