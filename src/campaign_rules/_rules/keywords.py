@@ -268,8 +268,8 @@ class UnicodeText(Keyword):
 
     def refuses(self, value: object) -> bool:
         # An exact `str`, the common case, is read without the dispatch's call. A `str`
-        # subclass is read without a copy: a name over its length limit costs no more than its
-        # head, as in its other rows (D-hostile-input).
+        # subclass is read without a copy (D-hostile-input); either is encoded whole when it is
+        # not ASCII, which is why the row leaves a name over its length limit to that row.
         return has_surrogate(value) if type(value) is str else string_has_surrogate(value)
 
 

@@ -133,9 +133,9 @@ class _Target:
     `keyword`: the row's constraint as one check; `left_if`: the check of the rows it defers to
     at the same pointer (a value it refuses is theirs); `unread_if`: of those at the array, of
     a row on its items (an array it refuses is not read); `items_left_if`: of those at the
-    items, of a row on an array (an item it refuses is theirs). `null_passes`: whether neither
-    the row nor a deferral refuses `null`, found by asking them: an absent or `null` member is
-    then judged no further. `place`: its place in `Payload.root_values` when its group reads the
+    items, of a row on an array (an item it refuses is theirs). `null_passes`: whether the row's
+    keyword lets `null` pass, found by asking it: an absent or `null` member is then judged no
+    further. `place`: its place in `Payload.root_values` when its group reads the
     payload's members there (its group's `by_place`), else past the last place (an error if read).
     """
 
