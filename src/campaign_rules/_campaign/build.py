@@ -117,8 +117,8 @@ def _day_window(window: Window) -> DayWindow:
     """The frozen `DayWindow` of `window`: the one already made for the same times, if kept."""
     global _windows_kept
     start_text, stop_text = window.start, window.stop
-    # `_checked`'s test, written here: in the pure build, two calls for every window of a valid
-    # body fewer.
+    # `_checked`'s test, written here: in the pure build, two calls fewer for every window of a
+    # valid body.
     if start_text is None or stop_text is None:
         raise TypeError(_NOT_CHECKED)
     kept = _ACTIVE_WINDOWS if window.active else _INACTIVE_WINDOWS

@@ -297,9 +297,10 @@ class RowCheck(RowJudge[Document]):
         )
         self._one = self.member_parent == _ROOT
         self._name = one.name
-        # Past the last place for a row on another object: never read (`judge` reads it for a
-        # row on the payload's), and an error if it were, where -1 would read the last member.
-        self._place = CAMPAIGN.place(one.name) if self._one else _NO_PLACE
+        # The place its group found (its `settle`). Past the last place for a row on another
+        # object: never read (`judge` reads it for a row on the payload's), and an error if it
+        # were, where -1 would read the last member.
+        self._place = one.place if self._one else _NO_PLACE
         self._keyword = one.keyword
         self._left_if = one.left_if
         self._found_one = self._found.at(None, one.name)
